@@ -1,0 +1,50 @@
+# The two README commands are `make demo` and `make test`; everything else is a building block.
+SHELL := /bin/bash
+CITEWALK_CACHE ?= $(HOME)/.cache/citewalk
+VENV ?= $(CITEWALK_CACHE)/venv
+PY := $(VENV)/bin/python
+CITEWALK_SHARED ?= $(abspath ../shared)
+export CITEWALK_SHARED
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export ANONYMIZED_TELEMETRY := False
+PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
+REQ_STAMP := $(VENV)/.requirements-$(shell sha1sum requirements.txt | cut -c1-12)
+DEMO_CORPUS ?= hipaa
+
+.PHONY: python install neo4j neo4j-stop ingest-demo demo test bench clean-data
+
+python:
+	@echo $(PY)
+
+# The venv lives outside the clone so CI clones and later runs reuse it (torch is several GB).
+$(REQ_STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@rm -f $(VENV)/.requirements-* && touch $@
+
+install: $(REQ_STAMP)
+
+neo4j: install
+	$(PY) -m core.services.neo4j_server start
+
+neo4j-stop:
+	$(PY) -m core.services.neo4j_server stop
+
+ingest-demo: neo4j
+	@$(PY) -m core.demo_corpus ingest $(DEMO_CORPUS)
+
+demo: ingest-demo
+	@$(PY) -m core.demo_corpus summary $(DEMO_CORPUS)
+
+test: install
+	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
+
+bench: install
+	$(PY) -m bench.citations
+	$(PY) -m bench.ingest
+
+clean-data: neo4j-stop
+	rm -rf data

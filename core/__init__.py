@@ -1,0 +1,1 @@
+"""Citewalk core: settings, stores, retrieval, answering and rendering."""

@@ -1,0 +1,63 @@
+"""Every setting in one typed place: environment variables (CITEWALK_* unless noted) over defaults."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CITEWALK_", extra="ignore", populate_by_name=True)
+
+    data_dir: Path = Field(default=REPO_ROOT / "data", description="Chroma, BM25, Neo4j data, app database")
+    cache_dir: Path = Field(
+        default=Path.home() / ".cache" / "citewalk",
+        description="downloaded Neo4j server and virtual environment, shared by clones and CI",
+    )
+    shared: Path = Field(default=REPO_ROOT.parent / "shared", description="benchmark and corpus material")
+
+    # Neo4j: NEO4J_URI set → use that server and start nothing.
+    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_URI", "CITEWALK_NEO4J_URI"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "NEO4J_USERNAME", "CITEWALK_NEO4J_USER"))
+    neo4j_password: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_PASSWORD", "CITEWALK_NEO4J_PASSWORD"))
+    neo4j_database: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_DATABASE", "CITEWALK_NEO4J_DATABASE"))
+    neo4j_version: str = "5.26.30"
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "1g"
+
+    # Chroma: CHROMA_HOST set → HttpClient against that server.
+    chroma_host: str | None = Field(default=None, validation_alias=AliasChoices("CHROMA_HOST", "CITEWALK_CHROMA_HOST"))
+    chroma_port: int = Field(default=8001, validation_alias=AliasChoices("CHROMA_PORT", "CITEWALK_CHROMA_PORT"))
+
+    # Embeddings: a sentence-transformers model name or path; empty → the packaged MiniLM.
+    embedding_model: str = ""
+    embedding_batch_size: int = 64
+
+    default_corpus: str = "hipaa"
+
+    @property
+    def neo4j_home(self) -> Path:
+        return self.cache_dir / f"neo4j-{self.neo4j_version}"
+
+    @property
+    def neo4j_data(self) -> Path:
+        return self.data_dir / "neo4j"
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def lexical_path(self) -> Path:
+        return self.data_dir / "lexical"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,1 @@
+"""Regulation files → legal units, typed citation edges, vectors and a lexical index."""

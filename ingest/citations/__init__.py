@@ -1,0 +1,1 @@
+"""Citation finding: per-corpus grammars that turn words into Mentions with address keys."""

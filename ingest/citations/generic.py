@@ -1,0 +1,292 @@
+"""Citations in users' own documents → Mentions with generic-format keys (see parsers/generic/keys.py).
+
+Each pattern's match becomes one or more references: a document (the citing one, another file of
+the corpus found by its name, or an instrument outside the corpus) plus a path of segments below
+it. Relative references ("paragraph 2 of this Article", "khoản 2", "제2항") take their path from
+the citing unit; "같은 조/같은 법" from the reference just before. Keys run finest first, then
+ancestors, so a missing point still lands on its clause or article. An instrument named but absent
+from the corpus gets keys no unit carries: it resolves to an External node, as intended.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from ingest.citations import generic_patterns as P
+from ingest.models import Document, LegalUnit, Mention
+from ingest.parsers.generic.keys import (
+    Segment,
+    doc_key,
+    doc_type,
+    number_name_keys,
+    path_of_key,
+    title_name_key,
+    unit_key,
+)
+
+_ANCHORS = ("art", "sec", "rule")  # segments a "this Article" / "제2항" is relative to
+_MAX_RANGE = 50  # "Articles 5 to 7" is expanded; "Articles 1 to 9000" is a typo or a misread
+_RANGE_WORDS = ("to", "through", "-", "–", "đến", "부터", "내지", "～", "~")
+_AMBIGUOUS_ROMAN = frozenset("ivx")  # "(i)" is a ninth letter or a first roman numeral
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where a reference points: a corpus document by slug, or an outside instrument by name key."""
+
+    slug: str | None
+    external: str | None = None
+    named: bool = False  # the citation named the document (so the document itself is an ancestor)
+
+
+@dataclass
+class _Context:
+    """What relative references in one unit are relative to, and what was cited last."""
+
+    own: _Target
+    path: list[Segment]
+    last_target: _Target | None = None
+    last_article: list[Segment] = field(default_factory=list)
+    last_clause: list[Segment] = field(default_factory=list)
+
+    def article(self) -> list[Segment]:
+        cut = max((i + 1 for i, (kind, _) in enumerate(self.path) if kind in _ANCHORS), default=0)
+        return self.path[:cut]
+
+    def clause(self) -> list[Segment]:
+        cut = max((i + 1 for i, (kind, _) in enumerate(self.path) if kind == "cl"), default=0)
+        return self.path[:cut] if cut else self.article()
+
+
+@dataclass(frozen=True)
+class _Ref:
+    target: _Target
+    paths: tuple[tuple[Segment, ...], ...]  # alternatives, most likely first
+
+
+_Handler = Callable[["GenericCitationFinder", re.Match[str], _Context], list[_Ref]]
+
+
+class GenericCitationFinder:
+    def __init__(self, documents: list[Document]) -> None:
+        # Name key → slug of the corpus document that carries it (first claimant wins, as in KeyIndex).
+        self._by_name: dict[str, str] = {}
+        self._slug_of: dict[str, str] = {}
+        self._paths: dict[str, list[Segment]] = {}
+        for document in documents:
+            slug = _slug(document)
+            self._slug_of[document.id] = slug
+            for unit in document.units:
+                for key in unit.keys:
+                    if key.startswith("gen-name:"):
+                        self._by_name.setdefault(key, slug)
+                own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
+                self._paths[unit.id] = path_of_key(own) if own else []
+
+    def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
+        slug = self._slug_of.get(document.id) or _slug(document)
+        path = self._paths.get(unit.id)
+        if path is None:
+            own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
+            path = path_of_key(own) if own else []
+        context = _Context(own=_Target(slug), path=path)
+        mentions: list[Mention] = []
+        for match, handler in _non_overlapping(unit.text):
+            for ref in handler(self, match, context):
+                keys = _keys(ref)
+                if keys:
+                    mentions.append(
+                        Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys)
+                    )
+        return mentions
+
+    # Documents -----------------------------------------------------------------------------------
+
+    def _document(self, match: re.Match[str], context: _Context) -> _Target:
+        groups = match.groupdict()
+        if groups.get("self"):
+            return context.own
+        if groups.get("same"):
+            return context.last_target or context.own
+        if groups.get("dnum"):
+            words = " ".join(groups["dtype"].split())
+            return self._named(number_name_keys(doc_type(words), groups["dnum"]))
+        title = groups.get("dtitle") or groups.get("kname")
+        if title:
+            return self._named([title_name_key(" ".join(title.split()))])
+        return context.own
+
+    def _named(self, candidates: list[str]) -> _Target:
+        for key in candidates:
+            slug = self._by_name.get(key)
+            if slug is not None:
+                return _Target(slug, named=True)
+        return _Target(None, external=candidates[0], named=True)
+
+    # Handlers: one per pattern; each returns the references one match makes ----------------------
+
+    def _en_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        target = self._document(match, context)
+        segment = _segment_of(match.group("kind"))
+        lead = [("cl", match.group("cl"))] if match.group("cl") else []
+        lead += [("pt", match.group("pt"))] if match.group("pt") else []
+        first = [[(segment, match.group("num")), *path] for path in _paren_paths(match.group("subs"), lead)]
+        refs = [_Ref(target, tuple(tuple(p) for p in first))]
+        if match.group("num2"):
+            for num in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]:
+                subs = match.group("subs2") if num == match.group("num2") else ""
+                refs.append(_Ref(target, tuple(tuple([(segment, num), *p]) for p in _paren_paths(subs, []))))
+        return self._remember(context, refs)
+
+    def _en_this(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
+        return [_Ref(context.own, (tuple(context.article() + parts),))] if parts else []
+
+    def _en_bare(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        if match.group("cl"):
+            paths = _paren_paths(match.group("subs"), [("cl", match.group("cl"))])
+            return [_Ref(context.own, tuple(tuple(context.article() + p) for p in paths))]
+        return [_Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt"))]),))]
+
+    def _vi_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        target = self._document(match, context)
+        parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
+        refs = [_Ref(target, ((("art", match.group("num")), *parts),))]
+        if match.group("num2"):
+            refs += [_Ref(target, ((("art", n),),)) for n in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]]
+        return self._remember(context, refs)
+
+    def _vi_this(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
+        return [_Ref(context.own, (tuple(context.article() + parts),))] if parts else []
+
+    def _vi_bare(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        if match.group("pt_only"):
+            return [_Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt_only"))]),))]
+        base = context.clause() if match.group("thiscl") else context.article() + [("cl", match.group("cl"))]
+        point = [("pt", match.group("pt"))] if match.group("pt") else []
+        return [_Ref(context.own, (tuple(base + point),))] if base + point else []
+
+    def _ko_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        target = self._document(match, context)
+        article = _ko_article(match.group("num"), match.group("branch"))
+        parts = [(k, match.group(k)) for k in ("cl", "pt", "sp") if match.group(k)]
+        refs = [_Ref(target, ((("art", article), *parts),))]
+        if match.group("num2"):
+            last = _ko_article(match.group("num2"), match.group("branch2"))
+            middle = _range(match.group("num"), match.group("num2"), match.group("range"))[1:-1]
+            refs += [_Ref(target, ((("art", n),),)) for n in [*middle, last]]
+        return self._remember(context, refs)
+
+    def _ko_part(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        article = context.last_article if match.group("same") and context.last_article else context.article()
+        target = context.last_target if match.group("same") and context.last_target else context.own
+        parts = [(k, match.group(k)) for k in ("cl", "pt", "sp") if match.group(k)]
+        refs = [_Ref(target, (tuple(article + parts),))]
+        context.last_clause = article + parts[:1]
+        return refs
+
+    def _ko_item(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        clause = context.last_clause if match.group("same") and context.last_clause else context.clause()
+        parts = [(k, match.group(k)) for k in ("pt", "sp") if match.group(k)]
+        return [_Ref(context.own, (tuple(clause + parts),))]
+
+    @staticmethod
+    def _remember(context: _Context, refs: list[_Ref]) -> list[_Ref]:
+        # "같은 조 제2항" / "같은 법 제3조" point back at the last absolute reference.
+        last = refs[-1]
+        context.last_target = last.target
+        context.last_article = list(last.paths[0][:1])
+        context.last_clause = list(last.paths[0][:2]) if len(last.paths[0]) > 1 else []
+        return refs
+
+
+_PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
+    (P.EN_PROVISION, GenericCitationFinder._en_provision),
+    (P.EN_THIS_PROVISION, GenericCitationFinder._en_this),
+    (P.EN_BARE_PART, GenericCitationFinder._en_bare),
+    (P.VI_PROVISION, GenericCitationFinder._vi_provision),
+    (P.VI_THIS_ARTICLE, GenericCitationFinder._vi_this),
+    (P.VI_BARE_PART, GenericCitationFinder._vi_bare),
+    (P.KO_PROVISION, GenericCitationFinder._ko_provision),
+    (P.KO_PART, GenericCitationFinder._ko_part),
+    (P.KO_ITEM, GenericCitationFinder._ko_item),
+)
+
+
+def _non_overlapping(text: str) -> Iterator[tuple[re.Match[str], _Handler]]:
+    """Every pattern's matches, earliest first; at one start the longest wins; overlaps are dropped."""
+    found = [
+        (match.start(), -match.end(), order, match, handler)
+        for order, (pattern, handler) in enumerate(_PATTERNS)
+        for match in pattern.finditer(text)
+        if match.end() > match.start()
+    ]
+    found.sort(key=lambda item: item[:3])
+    end = -1
+    for start, neg_end, _, match, handler in found:
+        if start >= end:
+            end = -neg_end
+            yield match, handler
+
+
+def _keys(ref: _Ref) -> list[str]:
+    if not ref.paths or not ref.paths[0]:
+        return []
+    if ref.target.slug is None:
+        # Outside the corpus: one key, which no unit carries (→ External), naming the provision.
+        return [ref.target.external + ":" + ":".join(f"{k}:{v}" for k, v in ref.paths[0])] if ref.target.external else []
+    keys: list[str] = []
+    longest = max(len(p) for p in ref.paths)
+    for depth in range(longest, 0, -1):
+        for path in ref.paths:
+            if len(path) >= depth:
+                keys.append(unit_key(ref.target.slug, path[:depth]))
+    if ref.target.named:
+        keys.append(doc_key(ref.target.slug))
+    return list(dict.fromkeys(keys))
+
+
+def _paren_paths(subs: str | None, lead: list[Segment]) -> list[list[Segment]]:
+    """'(3)(a)(ii)' → [[cl 3, pt a, sp ii]]; an ambiguous '(i)' also yields its other reading."""
+    paths: list[list[Segment]] = [list(lead)]
+    for value in P.PAREN_PART.findall(subs or ""):
+        extended: list[list[Segment]] = []
+        for path in paths:
+            kinds = {kind for kind, _ in path}
+            if value.isdigit():
+                options = ["cl"] if "cl" not in kinds and "pt" not in kinds else []
+            elif "pt" in kinds:
+                options = ["sp"] if P.ROMAN_LOWER.fullmatch(value) and "sp" not in kinds else []
+            elif P.ROMAN_LOWER.fullmatch(value) and (len(value) > 1 or value not in _AMBIGUOUS_ROMAN):
+                options = ["sp"]
+            else:
+                options = ["pt", "sp"] if value in _AMBIGUOUS_ROMAN else ["pt"]
+            extended += [path + [(kind, value)] for kind in options] or [path]
+        paths = extended
+    return paths
+
+
+def _range(first: str, last: str, word: str | None) -> list[str]:
+    """'5','7','to' → ['5','6','7']; a pair ('and', ',') or an implausible span → the two ends."""
+    if word in _RANGE_WORDS and first.isdigit() and last.isdigit() and 0 < int(last) - int(first) <= _MAX_RANGE:
+        return [str(n) for n in range(int(first), int(last) + 1)]
+    return [first, last]
+
+
+def _segment_of(kind: str) -> str:
+    """'Articles' → art, '§§' / 'Sec.' → sec, 'Rule' → rule: the key segment the parser gives such headings."""
+    word = kind.lower()
+    if word.startswith(("§", "sec")):
+        return "sec"
+    return "rule" if word.startswith("rul") else "art"
+
+
+def _ko_article(num: str, branch: str | None) -> str:
+    return f"{num}의{branch}" if branch else num
+
+
+def _slug(document: Document) -> str:
+    head = document.units[0].keys[0] if document.units and document.units[0].keys else ""
+    return head.removeprefix("gen:") if head.startswith("gen:") else document.id.rsplit("/", 1)[-1]

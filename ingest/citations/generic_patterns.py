@@ -1,0 +1,87 @@
+"""Citation regexes for the generic format (English, Vietnamese, Korean drafting); logic is in generic.py.
+
+A comma never joins two numbers into a pair: "Article 5, Decree 12" and "제5조의2, 제1조부터" are
+lists of separate citations, each matched on its own.
+Every repetition is bounded and no group repeats an unbounded group, so matching stays linear in
+the text: a 100 KB line or 10,000 citations in one unit cannot make the engine backtrack.
+Group names shared across patterns mean the same thing everywhere:
+  num/num2  provision numbers (a range or pair when num2 is set), range = the word between them
+  kind      Article / Section / § / Rule (English only; Vietnamese and Korean say "article")
+  cl, pt, sp, subs   clause, point, sub-point, and English parenthesised subdivisions "(3)(a)"
+  self      "this Circular", "이 법": the citing document;  dtype+dnum: a numbered instrument
+  dtitle / kname: an instrument cited by title;  same: "같은 법/조/항", the one cited just before
+"""
+from __future__ import annotations
+
+import re
+
+_SP = r"\s{1,3}"
+_OPT_SP = r"\s{0,3}"
+_EN_NUM = r"\d{1,4}[A-Za-z]?(?:\.\d{1,4}){0,5}"
+_SUBS = r"(?:\([0-9A-Za-z]{1,5}\)){0,5}"
+_EN_TYPES = r"Circular|Decree|Law|Decision|Resolution|Directive|Regulation|Order|Notice|Ordinance"
+_VI_TYPES = r"[Tt]hông\s{1,2}tư|[Nn]ghị\s{1,2}định|[Ll]uật|[Qq]uyết\s{1,2}định|[Nn]ghị\s{1,2}quyết|[Cc]hỉ\s{1,2}thị"
+_INSTRUMENT_NUMBER = r"\d{1,5}/\d{4}(?:/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24})?"
+
+# "point (a) of paragraph 2 of Article 5", "Clause 3, Article 12": finer parts written first.
+_EN_LEAD_POINT = rf"(?:(?i:point|letter|sub-?paragraph){_SP}\(?(?P<pt>[a-z]{{1,4}})\)?{_OPT_SP}(?:,|of){_SP})?"
+_EN_LEAD_CLAUSE = rf"(?:(?i:paragraph|clause){_SP}\(?(?P<cl>\d{{1,3}})\)?{_OPT_SP}(?:,|of){_SP})?"
+
+EN_PROVISION = re.compile(
+    rf"(?<![\w§]){_EN_LEAD_POINT}{_EN_LEAD_CLAUSE}"
+    rf"(?P<kind>(?i:articles?|art\.|sections?|sec\.|§§?|rules?)){_OPT_SP}"
+    rf"(?P<num>{_EN_NUM})(?P<subs>{_SUBS})"
+    rf"(?:{_OPT_SP}(?P<range>to|through|and|or|-|–){_OPT_SP}(?:(?i:articles?|sections?|rules?|§){_OPT_SP})?"
+    rf"(?P<num2>{_EN_NUM})(?P<subs2>{_SUBS}))?"
+    rf"(?:{_SP}(?:of|in|under){_SP}(?:the{_SP})?"
+    rf"(?:(?P<self>(?:this|the{_SP}present){_SP}(?:{_EN_TYPES}|Regulations|Rules|Act|Code))"
+    rf"|(?P<dtype>{_EN_TYPES}){_SP}(?:No\.?{_OPT_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})"
+    rf"|(?P<dtitle>(?:[A-Z][\w'’\-]{{0,30}}\s){{1,8}}(?:Act|Regulations|Rules|Code|Ordinance|Law)(?:\s\d{{4}})?)))?"
+)
+
+# "paragraph 2 of this Article", "point (a), clause 1 of this Article", "this Section".
+EN_THIS_PROVISION = re.compile(
+    rf"(?<!\w){_EN_LEAD_POINT}{_EN_LEAD_CLAUSE}(?i:this){_SP}(?P<what>Article|Section|Rule)\b"
+)
+
+# Bare "paragraph 2", "clause 3(b)", "point (c)": parts of the article (or clause) being read.
+EN_BARE_PART = re.compile(
+    rf"(?<!\w)(?:(?P<clword>(?i:paragraphs?|clauses?)){_SP}\(?(?P<cl>\d{{1,3}})\)?(?P<subs>{_SUBS})"
+    rf"|(?i:points?|letters?|sub-?paragraphs?){_SP}\((?P<pt>[a-z]{{1,4}})\))"
+)
+
+# "điểm a khoản 1 Điều 5 Thông tư 30/2024/TT-BYT", "Điều 5 đến Điều 7", "khoản 3 Điều 12 của Luật này".
+_VI_LEAD = rf"(?:(?i:điểm){_SP}(?P<pt>[a-zđ]){_OPT_SP},?{_OPT_SP})?(?:(?i:khoản){_SP}(?P<cl>\d{{1,3}}){_OPT_SP},?{_OPT_SP})?"
+VI_PROVISION = re.compile(
+    rf"(?<!\w){_VI_LEAD}(?i:điều){_SP}(?P<num>\d{{1,4}}[a-zđ]?)(?!\w)"
+    rf"(?:{_OPT_SP}(?P<range>đến|và|-|–){_OPT_SP}(?:(?i:điều){_SP})?(?P<num2>\d{{1,4}}[a-zđ]?)(?!\w))?"
+    rf"(?:{_OPT_SP},?{_OPT_SP}(?:của{_SP})?"
+    rf"(?:(?P<self>(?:{_VI_TYPES}|[Vv]ăn{_SP}bản){_SP}này)"
+    rf"|(?P<dtype>{_VI_TYPES}){_SP}(?:số{_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})))?"
+)
+
+# "khoản 2 Điều này", "điểm a khoản 1 Điều này": parts of the citing article.
+VI_THIS_ARTICLE = re.compile(rf"(?<!\w){_VI_LEAD}(?i:điều){_SP}này(?!\w)")
+
+# Bare "khoản 2", "điểm b khoản này", "điểm c": parts of the article / clause being read.
+VI_BARE_PART = re.compile(
+    rf"(?<!\w)(?:(?i:điểm){_SP}(?P<pt>[a-zđ])(?!\w){_OPT_SP},?{_OPT_SP})?(?i:khoản){_SP}(?:(?P<cl>\d{{1,3}})|(?P<thiscl>này))(?!\w)"
+    rf"|(?<!\w)(?i:điểm){_SP}(?P<pt_only>[a-zđ])(?!\w)"
+)
+
+# "「개인정보 보호법」 제5조제2항제3호", "이 법 제5조의2", "제5조부터 제7조까지".
+_KO_TAIL = r"(?:\s?제\s?(?P<cl>\d{1,3})\s?항)?(?:\s?제\s?(?P<pt>\d{1,3})\s?호)?(?:\s?(?P<sp>[가-하])\s?목)?"
+KO_PROVISION = re.compile(
+    r"(?:(?P<self>이\s?(?:법|영|규칙|규정|고시))\s{0,2}|「(?P<kname>[^」\n]{1,80})」\s{0,2}|(?P<same>같은\s?(?:법|영|규칙))\s{0,2})?"
+    r"제\s?(?P<num>\d{1,4})\s?조(?:의\s?(?P<branch>\d{1,3}))?"
+    + _KO_TAIL
+    + r"(?:\s{0,2}(?P<range>부터|내지|～|~|및|와|과)\s{0,2}제\s?(?P<num2>\d{1,4})\s?조(?:의\s?(?P<branch2>\d{1,3}))?(?:까지)?)?"
+)
+
+# "같은 조 제2항", bare "제2항 제1호": parts of the article cited just before, or of the citing one.
+KO_PART = re.compile(r"(?P<same>같은\s?조\s?)?제\s?(?P<cl>\d{1,3})\s?항(?:\s?제\s?(?P<pt>\d{1,3})\s?호)?(?:\s?(?P<sp>[가-하])\s?목)?")
+# "같은 항 제1호", bare "제3호": items of the paragraph cited just before, or of the citing one.
+KO_ITEM = re.compile(r"(?P<same>같은\s?항\s?)?제\s?(?P<pt>\d{1,3})\s?호(?:\s?(?P<sp>[가-하])\s?목)?")
+
+PAREN_PART = re.compile(r"\(([0-9A-Za-z]{1,5})\)")
+ROMAN_LOWER = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xiv|xvi{0,3}|xix|xx)")

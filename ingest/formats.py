@@ -1,0 +1,38 @@
+"""The registry of corpus formats and auto-detection (`--format` forces one)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.parsers.base import CorpusFormat
+
+
+class UnknownFormatError(ValueError):
+    pass
+
+
+def all_formats() -> list[CorpusFormat]:
+    # Imported here so that a format's optional dependencies load only when formats are asked for.
+    from ingest.parsers.adgm import AdgmFormat
+    from ingest.parsers.generic import generic_formats
+    from ingest.parsers.hipaa import HipaaFormat
+
+    # Order matters: specific corpus layouts first, then the auto-detecting generic reader, then the
+    # forced-grammar variants (which only --format selects, since plain generic detects first).
+    return [HipaaFormat(), AdgmFormat(), *generic_formats()]
+
+
+def format_names() -> list[str]:
+    return [f.name for f in all_formats()]
+
+
+def pick_format(paths: list[Path], forced: str | None = None) -> CorpusFormat:
+    formats = all_formats()
+    if forced:
+        for fmt in formats:
+            if fmt.name == forced:
+                return fmt
+        raise UnknownFormatError(f"--format {forced!r} is not one of: {', '.join(f.name for f in formats)}")
+    for fmt in formats:
+        if fmt.detect(paths):
+            return fmt
+    raise UnknownFormatError("no format recognises these paths; pass --format")

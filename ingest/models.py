@@ -1,0 +1,110 @@
+"""Typed records that flow through the ingest pipeline: read → parse → find → resolve → write."""
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class UnitType(StrEnum):
+    DOCUMENT = "document"
+    PART = "part"
+    SUBPART = "subpart"
+    CHAPTER = "chapter"
+    SECTION = "section"
+    ARTICLE = "article"
+    RULE = "rule"
+    PARAGRAPH = "paragraph"
+    CLAUSE = "clause"
+    POINT = "point"
+    DEFINITION = "definition"
+    PASSAGE = "passage"
+
+
+class EdgeType(StrEnum):
+    CONTAINS = "CONTAINS"
+    PART_OF = "PART_OF"
+    REFERENCES = "REFERENCES"
+    AMENDS = "AMENDS"
+    REPLACES = "REPLACES"
+    DELEGATES_TO = "DELEGATES_TO"
+    SPECIFIES = "SPECIFIES"
+    DEFINES = "DEFINES"
+
+
+CITATION_EDGE_TYPES: tuple[EdgeType, ...] = (
+    EdgeType.REFERENCES,
+    EdgeType.AMENDS,
+    EdgeType.REPLACES,
+    EdgeType.DELEGATES_TO,
+    EdgeType.SPECIFIES,
+    EdgeType.DEFINES,
+)
+
+
+class LegalUnit(BaseModel):
+    """One addressable piece of a regulation (document, part, section, paragraph, defined term…)."""
+
+    id: str
+    corpus: str
+    document_id: str
+    type: UnitType
+    label: str = Field(description="as a lawyer writes it: '45 CFR 164.508(a)(2)(ii)', 'MIR 3.8.1'")
+    title: str = ""
+    text: str = ""
+    parent_id: str | None = None
+    order: int = 0
+    tier: int = Field(default=1, description="authority tier: 1 = binding rule/statute; higher = weaker")
+    metadata: dict[str, str] = Field(default_factory=dict)
+    # Address keys this unit answers to when a citation names it (corpus-scoped, see citations/*).
+    keys: list[str] = Field(default_factory=list)
+
+
+class Document(BaseModel):
+    """One source file's worth of units: the unit of atomic (re)writing."""
+
+    id: str
+    corpus: str
+    title: str
+    source_path: str
+    names: list[str] = Field(default_factory=list, description="abbreviations and titles it is cited by")
+    units: list[LegalUnit]
+
+
+class Mention(BaseModel):
+    """A citation found in the words of a unit, before resolution."""
+
+    source_id: str
+    text: str
+    start: int
+    end: int
+    keys: list[str] = Field(description="candidate address keys, finest first; later ones are ancestors")
+    edge_type: EdgeType = EdgeType.REFERENCES
+    inferred: bool = Field(default=False, description="True for uses of a defined term, not written citations")
+
+
+class Edge(BaseModel):
+    source: str
+    target: str
+    type: EdgeType
+    citation: str | None = None
+    start: int | None = None
+    end: int | None = None
+    resolution: str = Field(default="exact", description="exact | ancestor | external | structure | inferred")
+    in_cycle: bool = False
+
+
+class ExternalRef(BaseModel):
+    """A citation to something outside the corpus: kept as a node, never dropped."""
+
+    id: str
+    corpus: str
+    raw: str
+
+
+class ParseFailure(BaseModel):
+    path: str
+    problem: str
+
+    def line(self) -> str:
+        return f"{self.path}: {self.problem}"

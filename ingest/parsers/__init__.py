@@ -1,0 +1,1 @@
+"""Corpus formats: each turns input files into Documents of LegalUnits."""

@@ -1,0 +1,32 @@
+"""The contract every corpus format implements: files → documents, plus the citation finder for them."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from ingest.citations.base import CitationFinder
+from ingest.models import Document, ParseFailure
+
+
+class CorpusParse(BaseModel):
+    documents: list[Document] = Field(default_factory=list)
+    failures: list[ParseFailure] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="non-fatal remarks, e.g. structure fallbacks")
+
+
+class CorpusFormat(Protocol):
+    name: str
+
+    def detect(self, paths: list[Path]) -> bool:
+        """True when these input paths are in this format (used when --format is not given)."""
+        ...
+
+    def parse(self, paths: list[Path], corpus: str) -> CorpusParse:
+        """Parse every file; a bad file becomes a ParseFailure and the others still parse."""
+        ...
+
+    def finder(self, documents: list[Document]) -> CitationFinder:
+        """The citation finder for this format, primed with the corpus (document names, terms)."""
+        ...

@@ -1,0 +1,144 @@
+"""What a document says about itself: its type and number, its title, when it takes effect.
+
+Best effort and deterministic: the opening lines name the instrument ("Circular 30/2024/TT-BYT",
+"Số: 30/2024/TT-BYT … THÔNG TƯ", "개인정보 보호법"), and a closing article states the effective date.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ingest.parsers.generic.keys import DOC_TYPES, doc_type, number_name_keys, title_name_key
+
+_HEAD_LINES = 25
+
+_TYPE_WORDS = "|".join(sorted((re.escape(w) for w in DOC_TYPES), key=len, reverse=True))
+# "Circular No. 30/2024/TT-BYT", "Thông tư số 30/2024/TT-BYT", "Decree 45/2019"
+NUMBERED_INSTRUMENT = re.compile(
+    rf"(?<!\w)(?P<type>{_TYPE_WORDS})\s{{1,3}}(?:No\.?\s{{0,2}}|số\s{{1,2}})?(?P<number>\d{{1,5}}/\d{{4}}(?:/[A-ZĐ0-9][A-ZĐ0-9\-]{{0,24}})?)",
+    re.I,
+)
+# The Vietnamese header gives the number alone ("Số: 30/2024/TT-BYT"); its code says the type.
+VI_NUMBER_LINE = re.compile(r"(?<!\w)Số\s{0,2}[:.]?\s{0,3}(?P<number>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24})", re.I)
+VI_TYPE_CODES: dict[str, tuple[str, str]] = {
+    "TT": ("circular", "Thông tư"),
+    "NĐ": ("decree", "Nghị định"),
+    "ND": ("decree", "Nghị định"),
+    "QĐ": ("decision", "Quyết định"),
+    "QD": ("decision", "Quyết định"),
+    "QH": ("law", "Luật"),
+    "NQ": ("resolution", "Nghị quyết"),
+    "CT": ("directive", "Chỉ thị"),
+}
+_VI_CODE = re.compile(r"/(?P<code>[A-ZĐ]{2})(?:-|\d|$)")
+# A title line that names a statute: "Data Protection Act 2021", "개인정보 보호법 시행령".
+EN_TITLE = re.compile(r"(?:The\s)?(?P<title>(?:[A-Z][\w'’()\-]{0,30}\s){0,10}(?:Act|Regulations|Rules|Code|Ordinance|Law)(?:\s\d{4})?)")
+KO_TITLE = re.compile(r"(?P<title>[가-힣A-Za-z0-9·\s]{1,60}(?:법|법률|시행령|시행규칙|규칙|규정|고시|훈령|지침))")
+
+_MONTHS = {m: i for i, m in enumerate(
+    ("january february march april may june july august september october november december").split(), 1)}
+_EN_DATE = r"(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(?P<m1>[A-Z][a-z]{2,8}),?\s(?P<y1>\d{4})|(?P<m2>[A-Z][a-z]{2,8})\s(?P<d2>\d{1,2}),?\s(?P<y2>\d{4})|(?P<iso>\d{4}-\d{2}-\d{2})"
+EFFECTIVE: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        rf"(?:(?:ha(?:s|ve)|take|takes|shall\stake|come|comes|shall\scome|enter|enters|shall\senter)\s(?:effect|into\s(?:force|effect))"
+        rf"|effective)\s(?:from|on|as\sof)\s(?:the\s)?(?:{_EN_DATE})",
+        re.I,
+    ),
+    re.compile(r"có\shiệu\slực(?:\sthi\shành)?\s(?:kể\s)?từ\sngày\s(?P<vd>\d{1,2})\stháng\s(?P<vm>\d{1,2})\snăm\s(?P<vy>\d{4})", re.I),
+    re.compile(r"có\shiệu\slực(?:\sthi\shành)?\s(?:kể\s)?từ\sngày\s(?P<sd>\d{1,2})/(?P<sm>\d{1,2})/(?P<sy>\d{4})", re.I),
+    re.compile(r"(?P<ky>\d{4})\s?(?:년|\.)\s?(?P<km>\d{1,2})\s?(?:월|\.)\s?(?P<kd>\d{1,2})\s?(?:일|\.)?\s?부터\s?시행"),
+)
+KO_ON_PROMULGATION = re.compile(r"공포한\s?날부터\s?시행")
+REPEALED_MARK = re.compile(r"\((?:repealed|revoked|hết hiệu lực|폐지)\)", re.I)
+
+
+@dataclass
+class Identity:
+    title: str
+    short_name: str  # what labels are prefixed with
+    names: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+def identify(lines: list[str], stem: str, title_hint: str | None, language: str) -> Identity:
+    """The document's names, name keys and dates, from its text; the file stem when it says nothing."""
+    head = [line.strip() for line in lines if line.strip()][:_HEAD_LINES]
+    title = title_hint or (head[0] if head else stem)
+    identity = Identity(title=title[:300], short_name=stem)
+    _numbered(identity, head, language)
+    if not title_hint and "number" in identity.metadata:
+        # Headers put the issuing body first ("MINISTRY OF HEALTH"); the instrument is the better title.
+        identity.title = title = identity.short_name
+    _titled(identity, title, language)
+    _dates(identity, "\n".join(lines))
+    if any(REPEALED_MARK.search(line) for line in head[:5]):
+        identity.metadata["status"] = "repealed"
+    identity.names = list(dict.fromkeys(identity.names))
+    identity.keys = list(dict.fromkeys(identity.keys))
+    return identity
+
+
+def _numbered(identity: Identity, head: list[str], language: str) -> None:
+    for line in head:
+        match = NUMBERED_INSTRUMENT.search(line)
+        if match:
+            kind, number = doc_type(match.group("type")), match.group("number")
+            _add_number(identity, kind, match.group("type"), number, language)
+            return
+    for line in head:
+        match = VI_NUMBER_LINE.search(line)
+        if match:
+            number = match.group("number")
+            code = _VI_CODE.search(number)
+            kind, word = VI_TYPE_CODES.get(code.group("code"), (None, "")) if code else (None, "")
+            _add_number(identity, kind, word, number, language)
+            return
+
+
+def _add_number(identity: Identity, kind: str | None, word: str, number: str, language: str) -> None:
+    english = (kind or "").capitalize()
+    vietnamese = next((w for w, k in DOC_TYPES.items() if k == kind and not w.isascii()), "")
+    local = {"vi": vietnamese.capitalize(), "en": english}.get(language) or word.strip().capitalize() or english
+    identity.short_name = f"{local} {number}".strip()
+    identity.names += [identity.short_name, *(f"{w} {number}" for w in (english, vietnamese.capitalize()) if w), number]
+    identity.keys += number_name_keys(kind, number)
+    identity.metadata["number"] = number
+    if kind:
+        identity.metadata["doc_type"] = kind
+
+
+def _titled(identity: Identity, title: str, language: str) -> None:
+    pattern = KO_TITLE if language == "ko" else EN_TITLE
+    match = pattern.fullmatch(title.strip())
+    if not match:
+        return
+    name = " ".join(match.group("title").split())
+    identity.names.append(name)
+    identity.keys.append(title_name_key(name))
+    if "number" not in identity.metadata and len(name) <= 60:
+        identity.short_name = name
+
+
+def _dates(identity: Identity, text: str) -> None:
+    for pattern in EFFECTIVE:
+        match = pattern.search(text)
+        if match:
+            date = _iso(match.groupdict())
+            if date:
+                identity.metadata["effective_date"] = date
+                return
+    if KO_ON_PROMULGATION.search(text):
+        identity.metadata["effective_date"] = "on promulgation"
+
+
+def _iso(groups: dict[str, str | None]) -> str | None:
+    if groups.get("iso"):
+        return groups["iso"]
+    for d, m, y in (("d1", "m1", "y1"), ("d2", "m2", "y2"), ("vd", "vm", "vy"), ("sd", "sm", "sy"), ("kd", "km", "ky")):
+        if groups.get(y):
+            month = groups[m] or ""
+            month_no = int(month) if month.isdigit() else _MONTHS.get(month.lower())
+            if month_no:
+                return f"{int(groups[y]):04d}-{month_no:02d}-{int(groups[d]):02d}"
+    return None

@@ -1,0 +1,290 @@
+"""Lines + heading grammar → a Document whose units form the tree the headings describe.
+
+Each unit holds its own lines only (its heading and the text before the next heading): a clause's
+words are not repeated in its article, so a citation written once yields one edge, and retrieval
+lands on the finest unit. Containment comes from parent_id.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.models import Document, LegalUnit, UnitType
+from ingest.parsers.generic.grammars import BRANCH, GRAMMARS, Grammar, Level, Scope, circled_number, render_label
+from ingest.parsers.generic.identity import Identity, identify
+from ingest.parsers.generic.keys import Segment, doc_key, unit_key
+from ingest.parsers.generic.readers import Line
+
+AUTO = "generic"
+PARAGRAPHS = "paragraphs"
+# `--format` values this package answers to: auto-detect, one forced grammar each, or no structure.
+GENERIC_FORMAT_NAMES: tuple[str, ...] = (AUTO, *(f"generic-{code}" for code in GRAMMARS), f"generic-{PARAGRAPHS}")
+
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+_VIETNAMESE = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
+_ID_JUNK = re.compile(r"[^\w.]+")
+_ROMANS = ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx").split()
+_ALPHABET = "abcdđefghijklmnopqrstuvwxyz"
+_HANGUL_ITEMS = "가나다라마바사아자차카타파하"
+_TITLE_MAX = 120
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: Level
+    num: str
+    title: str
+    rest: str = ""  # the words after the heading mark on the same line
+
+
+@dataclass
+class _Node:
+    level: Level | None  # None: the document itself
+    num: str
+    id: str
+    path: list[Segment]
+    label: str
+    parent: _Node | None
+    title: str = ""
+    lines: list[str] = field(default_factory=list)
+    order: int = 0
+
+    @property
+    def rank(self) -> int:
+        return -1 if self.level is None else self.level.rank
+
+    def fresh_ancestor(self) -> _Node | None:
+        node: _Node | None = self
+        while node is not None and node.level is not None and node.level.scope is not Scope.FRESH:
+            node = node.parent
+        return node if node is not None and node.level is not None else None
+
+
+def grammar_code(format_name: str) -> str | None:
+    """'generic-vi' → 'vi'; 'generic' → None (detect); 'generic-paragraphs' → 'paragraphs'."""
+    if format_name not in GENERIC_FORMAT_NAMES:
+        raise ValueError(f"{format_name!r} is not one of {', '.join(GENERIC_FORMAT_NAMES)}")
+    return None if format_name == AUTO else format_name.removeprefix("generic-")
+
+
+def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: str | None) -> tuple[Document, list[str]]:
+    """One file's lines → its Document; notes say when no heading structure was found."""
+    texts = [line.text for line in lines]
+    grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
+    language = grammar.code if grammar else _script_language(texts)
+    title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
+    identity = identify(texts, path.stem, title_hint, language)
+    doc_id = f"{corpus}/{slug}"
+    units = _heading_units(texts, grammar, corpus, doc_id, slug, identity) if grammar else None
+    notes: list[str] = []
+    used = grammar.code if grammar else PARAGRAPHS
+    if units is None:
+        used = PARAGRAPHS
+        units = _paragraph_units(texts, corpus, doc_id, slug, identity)
+        if mode != PARAGRAPHS:
+            notes.append(f"{path}: no heading structure recognised; one unit per paragraph")
+    units[0].metadata.update({"grammar": used, "source_format": path.suffix.lower().lstrip(".")})
+    document = Document(id=doc_id, corpus=corpus, title=identity.title, source_path=str(path), names=identity.names, units=units)
+    return document, notes
+
+
+def detect_grammar(texts: list[str]) -> Grammar | None:
+    """The grammar whose worded headings match most lines; bare numbering alone picks by script."""
+    best: tuple[int, int, Grammar] | None = None
+    for grammar in GRAMMARS.values():
+        distinctive = total = 0
+        for text in texts:
+            heading = match_heading(text, grammar, [])
+            if heading:
+                total += 1
+                distinctive += heading.level.distinctive
+        if distinctive and (best is None or (distinctive, total) > best[:2]):
+            best = (distinctive, total, grammar)
+    if best:
+        return best[2]
+    fallback = GRAMMARS[_script_language(texts)]
+    numbered = sum(1 for text in texts if match_heading(text, fallback, []))
+    return fallback if numbered >= 2 else None
+
+
+def match_heading(text: str, grammar: Grammar, open_nodes: list[_Node]) -> Heading | None:
+    """The heading this line starts, if any; '(i)' after '(h)' is a letter, otherwise a roman numeral."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    candidates: list[Heading] = []
+    for level in grammar.levels:
+        for pattern in level.patterns:
+            match = pattern.fullmatch(stripped)
+            if match:
+                candidates.append(_heading(level, match))
+                break
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    return max(candidates, key=lambda h: _continuity(h, open_nodes))
+
+
+def _heading(level: Level, match: re.Match[str]) -> Heading:
+    groups = match.groupdict()
+    num = groups["num"]
+    if groups.get("branch"):
+        num = f"{num}{BRANCH}{groups['branch']}"
+    if level.sequence == "circled":
+        num = circled_number(num)
+    title = (groups.get("title") or "").strip()
+    rest = (groups.get("rest") or "").strip()
+    # "Section 5 Reporting duties" has a title; "Article 15 The licensee shall…" has prose.
+    if not title and level.scope is Scope.FRESH and rest and len(rest) <= _TITLE_MAX and not rest.endswith((".", ";", ":")):
+        title = rest
+    return Heading(level, " ".join(num.split()), title, rest)
+
+
+def _continuity(heading: Heading, open_nodes: list[_Node]) -> int:
+    """2: continues an open sibling's numbering; 1: starts a new sequence; 0: neither."""
+    previous = _previous(heading.num, heading.level.sequence)
+    if any(n.level is not None and n.level.rank == heading.level.rank and n.num == previous for n in open_nodes):
+        return 2
+    return 1 if previous is None else 0
+
+
+def _previous(num: str, sequence: str) -> str | None:
+    if sequence == "alpha" and len(num) == 1 and num in _ALPHABET:
+        position = _ALPHABET.index(num)
+        return _ALPHABET[position - 1] if position else None
+    if sequence == "roman" and num in _ROMANS:
+        position = _ROMANS.index(num)
+        return _ROMANS[position - 1] if position else None
+    if sequence == "hangul" and num in _HANGUL_ITEMS:
+        position = _HANGUL_ITEMS.index(num)
+        return _HANGUL_ITEMS[position - 1] if position else None
+    if num.isdigit():
+        return str(int(num) - 1) if int(num) > 1 else None
+    return ""
+
+
+def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str, slug: str, identity: Identity) -> list[LegalUnit] | None:
+    root = _Node(None, "", doc_id, [], "", None)
+    nodes = [root]
+    stack = [root]
+    taken_ids = {doc_id}
+    for text in texts:
+        heading = match_heading(text, grammar, stack)
+        if heading is None:
+            stack[-1].lines.append(text)
+            continue
+        line = text.strip()
+        while heading is not None:
+            while stack[-1].rank >= heading.level.rank:
+                stack.pop()
+            node = _child(stack[-1], heading, taken_ids)
+            node.order = len(nodes)
+            nodes.append(node)
+            stack.append(node)
+            inline = _inline_paragraph(heading, grammar, stack)
+            if inline is None:
+                node.lines.append(line)
+            else:
+                node.lines.append(line[: len(line) - len(heading.rest)].rstrip())
+                line = heading.rest
+            heading = inline
+    if len(nodes) == 1:
+        return None
+    return [_document_unit(root, corpus, slug, identity), *(_unit(n, corpus, doc_id, identity) for n in nodes[1:])]
+
+
+def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:
+    """Korean statutes open the first paragraph on the article's own line: "제2조(정의) ① …"."""
+    if not heading.rest or heading.level.scope is not Scope.FRESH:
+        return None
+    inner = match_heading(heading.rest, grammar, stack)
+    if inner is None or inner.level.sequence != "circled" or inner.level.rank <= heading.level.rank:
+        return None
+    return inner
+
+
+def _child(parent: _Node, heading: Heading, taken_ids: set[str]) -> _Node:
+    level = heading.level
+    base = parent.fresh_ancestor() if level.scope is Scope.ANCESTOR else parent
+    if level.scope is Scope.FRESH or base is None or base.level is None:
+        path, label = [(level.segment, heading.num)], render_label(level.label, heading.num)
+    else:
+        path, label = [*base.path, (level.segment, heading.num)], base.label + render_label(level.suffix, heading.num)
+    unit_id = f"{parent.id}/{level.segment}-{_ID_JUNK.sub('-', heading.num.lower()).strip('-')}"
+    # Repeated numbering (an amending text quoting "1." again) must not collide: ids stay unique.
+    candidate, copy = unit_id, 1
+    while candidate in taken_ids:
+        copy += 1
+        candidate = f"{unit_id}~{copy}"
+    taken_ids.add(candidate)
+    return _Node(level, heading.num, candidate, path, label, parent, title=heading.title)
+
+
+def _document_unit(root: _Node, corpus: str, slug: str, identity: Identity) -> LegalUnit:
+    return LegalUnit(
+        id=root.id,
+        corpus=corpus,
+        document_id=root.id,
+        type=UnitType.DOCUMENT,
+        label=identity.short_name,
+        title=identity.title,
+        text=_join(root.lines),
+        metadata=dict(identity.metadata),
+        keys=[doc_key(slug), *identity.keys],
+    )
+
+
+def _unit(node: _Node, corpus: str, doc_id: str, identity: Identity) -> LegalUnit:
+    assert node.level is not None and node.parent is not None
+    slug = doc_id.split("/")[-1]
+    return LegalUnit(
+        id=node.id,
+        corpus=corpus,
+        document_id=doc_id,
+        type=node.level.unit_type,
+        label=f"{identity.short_name} {node.label}",
+        title=node.title,
+        text=_join(node.lines),
+        parent_id=node.parent.id,
+        order=node.order,
+        keys=[unit_key(slug, node.path)],
+    )
+
+
+def _paragraph_units(texts: list[str], corpus: str, doc_id: str, slug: str, identity: Identity) -> list[LegalUnit]:
+    root = _Node(None, "", doc_id, [], "", None)
+    units = [_document_unit(root, corpus, slug, identity)]
+    block: list[str] = []
+    for text in [*texts, ""]:
+        if text.strip():
+            block.append(text)
+            continue
+        if not block:
+            continue
+        number = str(len(units))
+        units.append(
+            LegalUnit(
+                id=f"{doc_id}/p-{number}",
+                corpus=corpus,
+                document_id=doc_id,
+                type=UnitType.PASSAGE,
+                label=f"{identity.short_name} ¶{number}",
+                text=_join(block),
+                parent_id=doc_id,
+                order=len(units),
+                keys=[unit_key(slug, [("p", number)])],
+            )
+        )
+        block = []
+    return units
+
+
+def _join(lines: list[str]) -> str:
+    return "\n".join(lines).strip()
+
+
+def _script_language(texts: list[str]) -> str:
+    sample = "\n".join(texts[:400])
+    if _HANGUL.search(sample):
+        return "ko"
+    return "vi" if len(_VIETNAMESE.findall(sample)) >= 3 else "en"

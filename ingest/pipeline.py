@@ -1,0 +1,187 @@
+"""The whole ingest run: parse → find → resolve → write graph → embed + write vectors → lexical index."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+from tqdm import tqdm
+
+from core.settings import Settings
+from ingest.citations.terms import DefinedTermFinder
+from ingest.formats import pick_format
+from ingest.graph import CorpusGraph, find_mentions
+from ingest.models import Document, Edge, ParseFailure
+from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
+from ingest.stages import StageRecorder, StageStats
+
+
+class IngestSummary(BaseModel):
+    corpus: str
+    format: str
+    documents: int = 0
+    documents_written: int = 0
+    documents_unchanged: int = 0
+    units_by_type: dict[str, int] = Field(default_factory=dict)
+    edges_by_type: dict[str, int] = Field(default_factory=dict)
+    edges_by_resolution: dict[str, int] = Field(default_factory=dict)
+    unresolved_count: int = 0
+    unresolved_examples: list[str] = Field(default_factory=list)
+    vectors_embedded: int = 0
+    failures: list[ParseFailure] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    stages: list[StageStats] = Field(default_factory=list)
+    dry_run: bool = False
+
+
+def _bar(iterable, desc: str, total: int | None = None, quiet: bool = False):
+    return tqdm(iterable, desc=f"{desc:<18}", total=total, unit="doc", disable=quiet, leave=False)
+
+
+def build_corpus_graph(
+    paths: list[Path], corpus: str, forced_format: str | None, recorder: StageRecorder, known_keys=None
+) -> CorpusGraph:
+    """known_keys(document_ids) → stored address keys of the corpus's other documents (or None)."""
+    with recorder.stage("parse") as stage:
+        fmt = pick_format(paths, forced_format)
+        parsed = fmt.parse(paths, corpus)
+        stage.items = sum(len(d.units) for d in parsed.documents)
+    documents = parsed.documents
+    with recorder.stage("find citations") as stage:
+        mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
+        stage.items = len(mentions)
+    with recorder.stage("resolve") as stage:
+        index = KeyIndex(documents)
+        if known_keys is not None:
+            index.add_fallback(known_keys([d.id for d in documents]))
+        resolution = resolve_mentions(mentions, index, corpus)
+        edges = structure_edges(documents) + resolution.edges
+        stage.items = len(edges)
+    return CorpusGraph(
+        corpus=corpus, format=fmt.name, documents=documents, edges=edges, externals=resolution.externals,
+        failures=parsed.failures, notes=parsed.notes,
+    )
+
+
+def document_hash(document: Document, edges: list[Edge], model: str) -> str:
+    payload = json.dumps([document.model_dump(mode="json"), [e.model_dump(mode="json") for e in edges], model],
+                         sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def summarize(graph: CorpusGraph) -> IngestSummary:
+    units = Counter(u.type.value for d in graph.documents for u in d.units)
+    edges = Counter(e.type.value for e in graph.edges)
+    resolutions = Counter(e.resolution for e in graph.edges)
+    unresolved = [e.citation or e.target for e in graph.edges if e.resolution == "external"]
+    return IngestSummary(
+        corpus=graph.corpus, format=graph.format, documents=len(graph.documents),
+        units_by_type=dict(sorted(units.items())), edges_by_type=dict(sorted(edges.items())),
+        edges_by_resolution=dict(sorted(resolutions.items())), unresolved_count=len(unresolved),
+        unresolved_examples=sorted(set(unresolved))[:10], failures=graph.failures, notes=graph.notes,
+    )
+
+
+def run_ingest(
+    paths: list[Path], corpus: str, settings: Settings, forced_format: str | None = None,
+    dry_run: bool = False, quiet: bool = False,
+) -> IngestSummary:
+    from core.stores import neo4j_store
+
+    recorder = StageRecorder()
+    if dry_run:
+        graph = build_corpus_graph(paths, corpus, forced_format, recorder)
+        summary = summarize(graph)
+        summary.dry_run = True
+        summary.stages = recorder.stages
+        return summary
+    with recorder.stage("connect"):
+        driver = neo4j_store.connect(settings)
+        neo4j_store.ensure_schema(driver, settings.neo4j_database)
+    try:
+        graph = build_corpus_graph(
+            paths, corpus, forced_format, recorder,
+            known_keys=lambda docs: neo4j_store.stored_keys(driver, settings.neo4j_database, corpus, docs),
+        )
+        summary = summarize(graph)
+        if graph.documents:
+            write_stores(graph, driver, settings, recorder, summary, quiet)
+    finally:
+        driver.close()
+    summary.stages = recorder.stages
+    return summary
+
+
+def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
+                 quiet: bool) -> None:
+    from core.embeddings import get_embedder
+    from core.lexical import LexicalIndex, unit_search_text
+    from core.stores import chroma_store, neo4j_store
+
+    with recorder.stage("load model"):
+        chroma = chroma_store.client(settings)
+        embedder = get_embedder(settings)
+    owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
+    externals = {x.id: x for x in graph.externals}
+    stored = neo4j_store.stored_hashes(driver, settings.neo4j_database, graph.corpus)
+    changed: list[Document] = []
+    with recorder.stage("write graph") as stage:
+        for document in _bar(graph.documents, "write graph", quiet=quiet):
+            edges = owned.get(document.id, [])
+            digest = document_hash(document, edges, embedder.name)
+            if stored.get(document.id) == digest:
+                summary.documents_unchanged += 1
+                continue
+            doc_externals = [externals[e.target] for e in edges if e.target in externals]
+            neo4j_store.write_document(driver, settings.neo4j_database, document, edges, doc_externals, digest)
+            changed.append(document)
+        neo4j_store.remove_stale_externals(driver, settings.neo4j_database, graph.corpus)
+        stage.items = len(changed)
+    summary.documents_written = len(changed)
+    # Every document, not only the changed ones: a run killed between the graph and vector writes
+    # must still get its vectors; unchanged windows are recognised by hash and not re-embedded.
+    with recorder.stage("embed + vectors") as stage:
+        stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet)
+        summary.vectors_embedded = stage.items
+    with recorder.stage("lexical index") as stage:
+        rows = neo4j_store.corpus_units(driver, settings.neo4j_database, graph.corpus)
+        index = LexicalIndex.build([r["id"] for r in rows],
+                                   [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows])
+        index.save(settings.lexical_path / graph.corpus)
+        stage.items = len(rows)
+
+
+def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool) -> int:
+    from core.lexical import unit_search_text
+    from core.stores.chroma_store import ChromaUnitWriter, text_hash
+
+    writer = ChromaUnitWriter(chroma, corpus)
+    todo_ids: list[str] = []
+    todo_texts: list[str] = []
+    todo_meta: list[dict] = []
+    for document in _bar(documents, "plan vectors", quiet=quiet):
+        existing = writer.existing(document.id)
+        wanted: set[str] = set()
+        for unit in document.units:
+            for window in embedder.windows(unit.id, unit_search_text(unit.label, unit.title, unit.text)):
+                wanted.add(window.vector_id)
+                digest = text_hash(window.text)
+                if existing.get(window.vector_id) == digest:
+                    continue
+                todo_ids.append(window.vector_id)
+                todo_texts.append(window.text)
+                todo_meta.append({
+                    "unit_id": unit.id, "document_id": document.id, "corpus": corpus, "type": unit.type.value,
+                    "status": unit.metadata.get("status", "in_force"), "window": window.index, "text_hash": digest,
+                })
+        stale = [vid for vid in existing if vid not in wanted]
+        if stale:
+            writer.delete(stale)
+    # Chunks persist progress: a run killed while embedding keeps what it finished.
+    chunk = 4096
+    for start in _bar(range(0, len(todo_ids), chunk), "embed", total=-(-len(todo_ids) // chunk), quiet=quiet):
+        end = start + chunk
+        writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end]), todo_meta[start:end], todo_texts[start:end])
+    return len(todo_ids)

@@ -1,0 +1,71 @@
+"""Session-wide real services for the tests: a Neo4j server of our own on a free port, Chroma on disk."""
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.settings import Settings, get_settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def shared_root() -> Path:
+    return get_settings().shared
+
+
+@pytest.fixture(scope="session")
+def hipaa_dir(shared_root: Path) -> Path:
+    path = shared_root / "corpora" / "hipaa"
+    if not path.exists():
+        pytest.skip(f"HIPAA corpus not found under {shared_root} (set CITEWALK_SHARED)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def adgm_dir(shared_root: Path) -> Path:
+    path = shared_root / "corpora" / "adgm"
+    if not path.exists():
+        pytest.skip(f"ADGM corpus not found under {shared_root} (set CITEWALK_SHARED)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def test_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """A private data dir and ports, so tests never touch the demo's stores."""
+    base = get_settings()
+    data = tmp_path_factory.mktemp("citewalk-data")
+    return base.model_copy(update={
+        "data_dir": data,
+        "neo4j_bolt_port": free_port(),
+        "neo4j_http_port": free_port(),
+        "neo4j_heap": "768m",
+        "neo4j_pagecache": "256m",
+    })
+
+
+@pytest.fixture(scope="session")
+def neo4j_driver(test_settings: Settings) -> Iterator:
+    from core.services import neo4j_server
+    from core.stores import neo4j_store
+
+    driver = neo4j_store.connect(test_settings)
+    neo4j_store.ensure_schema(driver, test_settings.neo4j_database)
+    yield driver
+    driver.close()
+    if not test_settings.neo4j_uri:
+        neo4j_server.stop(test_settings)
+
+
+@pytest.fixture(scope="session")
+def chroma_client(test_settings: Settings):
+    from core.stores import chroma_store
+
+    return chroma_store.client(test_settings)
