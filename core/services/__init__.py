@@ -1,0 +1,1 @@
+"""Local services Citewalk runs for itself (a Neo4j server on loopback)."""

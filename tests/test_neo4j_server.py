@@ -1,0 +1,120 @@
+"""The local Neo4j server: a real one, on a free port, in a temporary data dir.
+
+Slow-ish (two server starts from the shared jar cache: ~20 s on 2 cores). Needs Java 17+,
+and Maven plus access to Maven Central the first time the jar cache is filled.
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from core.services import neo4j_server as ns
+from core.settings import Settings
+
+pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="Neo4j needs Java 17+ on PATH")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _query(conn: ns.Neo4jConnection, cypher: str, **params: object) -> list[dict]:
+    with GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password)) as driver:
+        records, _, _ = driver.execute_query(cypher, params, database_=conn.database)
+        return [r.data() for r in records]
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    # neo4j_uri/password forced to None so a developer's NEO4J_URI can't redirect the test.
+    return Settings(
+        data_dir=tmp_path_factory.mktemp("citewalk-data"),
+        neo4j_bolt_port=_free_port(),
+        neo4j_uri=None,
+        neo4j_password=None,
+        neo4j_heap="512m",
+        neo4j_pagecache="128m",
+    )
+
+
+@pytest.fixture(scope="session")
+def server(settings: Settings) -> Iterator[ns.Neo4jConnection]:
+    ns.install(settings)
+    started = time.monotonic()
+    conn = ns.ensure_running(settings)
+    pid = ns.running_pid(settings)
+    assert pid is not None
+    print(f"\n[neo4j] first start to Bolt: {time.monotonic() - started:.1f} s, RSS {ns.rss_bytes(pid) / 2**20:.0f} MiB")
+    yield conn
+    ns.stop(settings)
+
+
+def test_cypher_round_trip(server: ns.Neo4jConnection, settings: Settings) -> None:
+    rows = _query(server, "CREATE (n:Probe {name: $name}) RETURN n.name AS name", name="round-trip")
+    assert rows == [{"name": "round-trip"}]
+    assert server.uri == f"bolt://127.0.0.1:{settings.neo4j_bolt_port}"
+
+
+def test_password_file_is_private_and_used(server: ns.Neo4jConnection, settings: Settings) -> None:
+    path = settings.neo4j_data / "password"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().strip() == server.password
+    assert ns.connection_info(settings) == server
+
+
+def test_listens_on_loopback_only(server: ns.Neo4jConnection, settings: Settings) -> None:
+    conf = (settings.neo4j_data / "conf" / "neo4j.conf").read_text()
+    assert f"server.bolt.listen_address=127.0.0.1:{settings.neo4j_bolt_port}" in conf
+    assert "server.http.enabled=false" in conf
+
+
+def test_start_again_is_a_no_op(server: ns.Neo4jConnection, settings: Settings) -> None:
+    pid = ns.running_pid(settings)
+    assert ns.start(settings) == server
+    assert ns.running_pid(settings) == pid
+
+
+def test_restart_keeps_data(server: ns.Neo4jConnection, settings: Settings) -> None:
+    _query(server, "CREATE (:Probe {name: 'survivor'})")
+    old_pid = ns.running_pid(settings)
+
+    assert ns.stop(settings) is True
+    assert ns.running_pid(settings) is None
+    assert old_pid is not None and not ns._alive(old_pid)
+    assert not (settings.neo4j_data / "run" / ns.PID_FILE).exists()
+    assert ns._port_free(settings.neo4j_bolt_port)
+    assert ns.stop(settings) is False  # idempotent
+
+    started = time.monotonic()
+    conn = ns.start(settings)
+    print(f"\n[neo4j] restart to Bolt: {time.monotonic() - started:.1f} s")
+    assert conn == server
+    rows = _query(conn, "MATCH (n:Probe {name: 'survivor'}) RETURN count(n) AS c")
+    assert rows == [{"c": 1}]
+
+
+def test_port_taken_names_the_setting(tmp_path: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        s = Settings(data_dir=tmp_path, neo4j_bolt_port=port, neo4j_uri=None)
+        with pytest.raises(ns.Neo4jServerError, match="CITEWALK_NEO4J_BOLT_PORT"):
+            ns.start(s)
+
+
+def test_external_uri_starts_nothing(tmp_path: Path) -> None:
+    s = Settings(data_dir=tmp_path, neo4j_uri="bolt://db.example:7687", neo4j_password="secret")
+    conn = ns.ensure_running(s)
+    assert (conn.uri, conn.password) == ("bolt://db.example:7687", "secret")
+    assert ns.stop(s) is False
+    assert not (tmp_path / "neo4j").exists()
