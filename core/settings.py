@@ -37,7 +37,7 @@ class Settings(BaseSettings):
 
     # Embeddings: a sentence-transformers model name or path; empty → the packaged MiniLM.
     embedding_model: str = ""
-    embedding_batch_size: int = 64
+    embedding_batch_size: int = 32
 
     default_corpus: str = "hipaa"
 

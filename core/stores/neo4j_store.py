@@ -37,7 +37,8 @@ def connect(settings: Settings, start_local: bool = True) -> Driver:
     from core.services.neo4j_server import connection_info, ensure_running
 
     conn = ensure_running(settings) if start_local else connection_info(settings)
-    driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password))
+    # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.
+    driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF")
     try:
         driver.verify_connectivity()
     except AuthError as exc:
