@@ -69,3 +69,13 @@ def chroma_client(test_settings: Settings):
     from core.stores import chroma_store
 
     return chroma_store.client(test_settings)
+
+
+@pytest.fixture(scope="session")
+def hipaa_corpus(hipaa_dir: Path, test_settings: Settings, neo4j_driver) -> str:
+    """The full HIPAA corpus ingested once per test session into the test stores; returns its corpus name."""
+    from ingest.pipeline import run_ingest
+
+    summary = run_ingest([hipaa_dir], "hipaa", test_settings, quiet=True)
+    assert not summary.failures, summary.failures
+    return "hipaa"

@@ -1,0 +1,1 @@
+"""Attributed answers: every claim is an attribute of the rule it comes from."""

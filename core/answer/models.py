@@ -1,0 +1,46 @@
+"""The answer's output type: per-rule claims, the reasoning chain as stored edges, caveats."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Claim(BaseModel):
+    text: str = Field(min_length=1)
+    paragraph: str | None = Field(default=None, description="paragraph mark inside the rule, e.g. '(a)(2)'")
+    span: tuple[int, int] | None = Field(default=None, description="character span in the unit text (extractive claims)")
+
+
+class RuleClaims(BaseModel):
+    unit_id: str
+    label: str = Field(description="lawyer-style label: '45 CFR 164.508(a)(2)', 'MIR 3.8.1'")
+    document_title: str = ""
+    claims: list[Claim] = Field(min_length=1)
+
+
+class ChainEdge(BaseModel):
+    source: str
+    type: str
+    target: str
+
+
+class AttributedAnswer(BaseModel):
+    answer: str = Field(description="short answer in plain words")
+    rules: list[RuleClaims] = Field(default_factory=list)
+    chain: list[ChainEdge] = Field(default_factory=list)
+    caveats: list[str] = Field(default_factory=list)
+
+
+class AnswerEnvelope(BaseModel):
+    """What callers (CLI, chat, share page, benchmarks) get: the answer plus how it was produced."""
+
+    question: str
+    corpus: str
+    answer: AttributedAnswer
+    mode: Literal["llm", "extractive"]
+    model: str = Field(description="model name, or 'extractive' for the offline answerer")
+    notices: list[str] = Field(default_factory=list, description="visible degradations: fallback, dropped parts, …")
+    evidence_ids: list[str] = Field(default_factory=list, description="the run's evidence ledger")
+    seed_ids: list[str] = Field(default_factory=list, description="units found directly by search (not by expansion)")
+    timings_ms: dict[str, float] = Field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""Retrievers: one interface (base.py), one file per method."""

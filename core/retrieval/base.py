@@ -1,0 +1,64 @@
+"""The retrieval interface every method implements, and the typed results the agent and UI consume."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Filters(BaseModel):
+    document_ids: list[str] | None = None
+    unit_types: list[str] | None = None
+    include_repealed: bool = Field(default=False, description="repealed/expired units are excluded unless asked")
+
+
+class RetrievalRequest(BaseModel):
+    question: str
+    corpus: str
+    k: int = 10
+    filters: Filters = Field(default_factory=Filters)
+
+
+class PathEdge(BaseModel):
+    """One typed edge as stored in Neo4j (direction as stored)."""
+
+    source: str
+    type: str
+    target: str
+
+
+class Provenance(BaseModel):
+    """Why a unit is in the list: a vector hit, a lexical hit, or reached from a seed over typed edges."""
+
+    kind: Literal["dense", "lexical", "graph", "external"]
+    rank: int | None = None
+    score: float | None = None
+    seed_id: str | None = None
+    hops: int = 0
+    path: list[PathEdge] = Field(default_factory=list, description="edges from the seed to this unit")
+
+
+class RetrievedUnit(BaseModel):
+    unit_id: str
+    score: float
+    label: str = ""
+    title: str = ""
+    text: str = ""
+    document_id: str = ""
+    type: str = ""
+    provenance: list[Provenance] = Field(default_factory=list)
+
+
+class RetrievalResult(BaseModel):
+    method: str
+    hits: list[RetrievedUnit]
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    degraded: list[str] = Field(default_factory=list, description="visible notices, e.g. expansion skipped: Neo4j down")
+
+
+class Retriever(ABC):
+    name: str
+
+    @abstractmethod
+    def retrieve(self, request: RetrievalRequest) -> RetrievalResult: ...
