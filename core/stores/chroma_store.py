@@ -37,7 +37,9 @@ def client(settings: Settings):
             if settings.chroma_host
             else f"the Chroma directory {settings.chroma_path} (CITEWALK_DATA_DIR)"
         )
-        raise VectorStoreError(f"cannot open {where}: {exc}") from exc
+        fix = ("check that the server runs and the setting is right" if settings.chroma_host else
+               "point CITEWALK_DATA_DIR at a writable folder, or move the damaged folder away and re-run ingest")
+        raise VectorStoreError(f"cannot open {where}: {exc}; {fix}") from exc
 
 
 def collection(chroma, corpus: str, create: bool = True):
