@@ -41,6 +41,21 @@ class Settings(BaseSettings):
 
     default_corpus: str = "hipaa"
 
+    # Chat app (issue #5). DATABASE_URL (PostgreSQL) over the SQLite file in the data dir.
+    database_url: str | None = Field(default=None, validation_alias=AliasChoices("DATABASE_URL", "CITEWALK_DATABASE_URL"))
+    app_anonymous: bool = Field(default=False, description="demo only: no login, permalinks open to anyone")
+    app_public_links: bool = Field(default=False, description="answer permalinks open without signing in")
+    app_users: dict[str, str] = Field(default_factory=dict, description="extra accounts, JSON {email: password}")
+    admin_email: str = "admin@citewalk.local"
+    admin_password: str | None = Field(default=None, description="first-run admin; generated into the data dir if unset")
+
+    # Answering: an OpenAI-compatible endpoint; an empty model name means the offline extractive answerer.
+    llm_model: str = ""
+    llm_timeout_s: float = 30
+    openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "CITEWALK_OPENAI_BASE_URL"))
+    openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "CITEWALK_OPENAI_API_KEY"))
+    question_max_chars: int = 2000
+
     @property
     def neo4j_home(self) -> Path:
         return self.cache_dir / f"neo4j-{self.neo4j_version}"
@@ -56,6 +71,10 @@ class Settings(BaseSettings):
     @property
     def lexical_path(self) -> Path:
         return self.data_dir / "lexical"
+
+    @property
+    def app_path(self) -> Path:
+        return self.data_dir / "app"
 
 
 @lru_cache(maxsize=1)

@@ -44,3 +44,5 @@ class AnswerEnvelope(BaseModel):
     evidence_ids: list[str] = Field(default_factory=list, description="the run's evidence ledger")
     seed_ids: list[str] = Field(default_factory=list, description="units found directly by search (not by expansion)")
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    error: str | None = Field(default=None, description="set when the question was not answered (empty, too long, binary…)")
+    method: str = Field(default="", description="retrieval method used to search provisions")

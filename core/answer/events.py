@@ -1,0 +1,52 @@
+"""Progress events a run emits to the chat/CLI: steps with timings, partial answer text, rule cards, the end."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from core.answer.models import AnswerEnvelope, RuleClaims
+
+
+class StepStarted(BaseModel):
+    kind: Literal["step_started"] = "step_started"
+    step: str = Field(description="search | expand | read | current_version | compose")
+    detail: str = ""
+
+
+class StepFinished(BaseModel):
+    kind: Literal["step_finished"] = "step_finished"
+    step: str
+    detail: str = Field(default="", description="e.g. '8 hits', '5 units via REFERENCES, DEFINES'")
+    elapsed_ms: float = 0.0
+
+
+class PartialAnswer(BaseModel):
+    kind: Literal["partial_answer"] = "partial_answer"
+    text: str = Field(description="the short answer so far (replaces earlier partial text)")
+
+
+class RuleCard(BaseModel):
+    kind: Literal["rule_card"] = "rule_card"
+    rule: RuleClaims
+
+
+class NoticeEvent(BaseModel):
+    kind: Literal["notice"] = "notice"
+    text: str
+
+
+class Finished(BaseModel):
+    kind: Literal["finished"] = "finished"
+    envelope: AnswerEnvelope
+
+
+AnswerEvent = Annotated[
+    StepStarted | StepFinished | PartialAnswer | RuleCard | NoticeEvent | Finished, Field(discriminator="kind")
+]
+EventSink = Callable[[AnswerEvent], None]
+
+
+def ignore(_event: AnswerEvent) -> None:
+    """The sink when nobody listens."""

@@ -1,0 +1,55 @@
+"""The graph reads the answerer needs, behind a small protocol so tests can supply an in-memory graph."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from neo4j import Driver
+
+from core import graph_queries as gq
+from core.graph_queries import Reached, UnitRecord
+from core.retrieval.base import PathEdge
+
+
+class GraphReader(Protocol):
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]: ...
+
+    def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]: ...
+
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]: ...
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]: ...
+
+    def current_version(self, unit_id: str) -> list[PathEdge]: ...
+
+    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]: ...
+
+
+@dataclass
+class Neo4jGraph:
+    """GraphReader over the live store; every query is the shared, parameterised one in core.graph_queries."""
+
+    driver: Driver
+    database: str
+
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        return gq.fetch_units(self.driver, self.database, unit_ids)
+
+    def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]:
+        return gq.expand(self.driver, self.database, seed_ids, edge_types, max_hops=max_hops, node_cap=node_cap)
+
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+        """Edges joining two of these units (expansion skips them: both ends are already visited)."""
+        inside = set(unit_ids)
+        edges = gq.neighbours(self.driver, self.database, unit_ids, edge_types, "out")
+        return [e for e in edges if e.source in inside and e.target in inside]
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]:
+        return gq.ancestors(self.driver, self.database, unit_id)
+
+    def current_version(self, unit_id: str) -> list[PathEdge]:
+        return gq.current_version(self.driver, self.database, unit_id)
+
+    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+        return gq.existing_edges(self.driver, self.database, edges)

@@ -1,0 +1,160 @@
+"""The agent's tools. Each records every unit it returns in the run's evidence ledger before returning it."""
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic_ai import RunContext
+
+from core.answer.deps import AnswerDeps, Evidence
+from core.answer.prompt import arrange, role_for
+from core.graph_queries import UnitRecord
+from core.retrieval.base import RetrievalRequest, RetrievedUnit
+from ingest.models import CITATION_EDGE_TYPES, EdgeType
+
+MAX_HOPS = 2
+NODE_CAP = 20
+GRAPH_DOWN = "Citation graph unavailable: answered without following citations."
+
+
+def _unit_of(hit: RetrievedUnit) -> UnitRecord:
+    return UnitRecord(id=hit.unit_id, label=hit.label, title=hit.title, text=hit.text,
+                      document_id=hit.document_id, type=hit.type)
+
+
+def _evidence_of(hit: RetrievedUnit, rank: int) -> Evidence:
+    """A hit found by search is a seed; one only reached over the graph keeps the role of the edge that reached it."""
+    graph_paths = [p for p in hit.provenance if p.kind == "graph" and p.path]
+    if graph_paths and not any(p.kind in ("dense", "lexical") for p in hit.provenance):
+        edge = graph_paths[0].path[-1]
+        return Evidence(_unit_of(hit), role_for(edge, hit.unit_id), graph_paths[0].seed_id, edge, hit.score, rank)
+    return Evidence(_unit_of(hit), "seed", None, None, hit.score, rank)
+
+
+def _use_stored_text(deps: AnswerDeps, found: list[Evidence]) -> None:
+    """Claims quote the unit as stored in the graph; a retriever may hand back its index text (label + text)."""
+    if deps.graph is None or not found:
+        return
+    try:
+        stored = deps.graph.fetch_units(e.unit.id for e in found)
+    except Exception:  # noqa: BLE001 — the retriever's text is the best there is when the graph is down
+        deps.notice(GRAPH_DOWN)
+        return
+    for item in found:
+        if item.unit.id in stored:
+            item.unit = stored[item.unit.id]
+
+
+def search_provisions(ctx: RunContext[AnswerDeps], query: str) -> str:
+    """Search the corpus for provisions relevant to `query` (use the user's question or a focused rephrasing)."""
+    return run_search(ctx.deps, query)
+
+
+def run_search(deps: AnswerDeps, query: str) -> str:
+    with deps.step("search", f"searching provisions: {query[:80]}") as outcome:
+        result = deps.retriever.retrieve(RetrievalRequest(question=query, corpus=deps.corpus, k=deps.search_k))
+        for notice in result.degraded:
+            deps.notice(notice)
+        found = [_evidence_of(hit, rank) for rank, hit in enumerate(result.hits, start=1)]
+        _use_stored_text(deps, found)
+        for item in found:
+            deps.ledger.record(item)
+        # Edges the retriever walked are stored edges too: the answer may use them as its chain.
+        for hit in result.hits:
+            for edge in (e for p in hit.provenance for e in p.path):
+                deps.ledger.record_edge(edge)
+        outcome.append(f"{len(found)} hits")
+    return arrange(found)
+
+
+def _checked_edge_types(edge_types: list[str] | None) -> list[str]:
+    allowed = {t.value for t in CITATION_EDGE_TYPES}
+    wanted = [t.upper() for t in (edge_types or [])] or sorted(allowed)
+    return [EdgeType(t).value for t in wanted if t in allowed]
+
+
+def follow_citations(
+    ctx: RunContext[AnswerDeps], unit_ids: list[str], edge_types: list[str] | None = None, hops: int = 1
+) -> str:
+    """Follow typed citation edges (REFERENCES, AMENDS, REPLACES, DEFINES, DELEGATES_TO, SPECIFIES; default all)
+    from units already returned, up to `hops` (1–2) hops, both directions."""
+    return run_follow(ctx.deps, unit_ids, edge_types, hops)
+
+
+def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | None = None, hops: int = 1) -> str:
+    known = [u for u in dict.fromkeys(unit_ids) if u in deps.ledger]
+    if not known:
+        return "None of these ids were returned by a tool; search first and use ids from the results."
+    if deps.graph is None:
+        deps.notice(GRAPH_DOWN)
+        return "The citation graph is unavailable; answer from the search results."
+    types = _checked_edge_types(edge_types)
+    with deps.step("expand", f"following citations from {len(known)} units") as outcome:
+        try:
+            reached = deps.graph.expand(known, types, max(1, min(int(hops), MAX_HOPS)), NODE_CAP)
+            units = deps.graph.fetch_units(r.unit_id for r in reached)
+            among = deps.graph.edges_among(known, types)
+        except Exception:  # noqa: BLE001 — a graph failure mid-run degrades like a graph that is down
+            deps.notice(GRAPH_DOWN)
+            return "The citation graph is unavailable; answer from the search results."
+        found: list[Evidence] = []
+        for item in reached:
+            unit = units.get(item.unit_id)
+            if unit is None or not item.path:
+                continue
+            for edge in item.path:
+                deps.ledger.record_edge(edge)
+            edge = item.path[-1]
+            found.append(Evidence(unit, role_for(edge, unit.id), item.seed_id, edge))
+        for evidence in found:
+            deps.ledger.record(evidence)
+        for edge in among:
+            deps.ledger.record_edge(edge)
+        counts = Counter(e.via.type for e in found if e.via is not None)
+        outcome.append(f"{len(found)} units" + (f" via {', '.join(sorted(counts))}" if counts else ""))
+    links = "".join(f"\n  edge: {e.source} —{e.type}→ {e.target}" for e in among)
+    body = arrange(found) if found else "No citation edges to further units."
+    return body + (f"\n\nEdges among the given units:{links}" if links else "")
+
+
+def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
+    """Full text of a unit already returned by a tool, with its parent headings."""
+    deps = ctx.deps
+    evidence = deps.ledger.units.get(unit_id)
+    if evidence is None:
+        return f"{unit_id} was not returned by any tool; only returned units can be read."
+    headings: list[UnitRecord] = []
+    if deps.graph is not None:
+        with deps.step("read", f"reading {evidence.unit.label or unit_id}"):
+            try:
+                headings = deps.graph.ancestors(unit_id)
+            except Exception:  # noqa: BLE001
+                deps.notice(GRAPH_DOWN)
+    for heading in headings:
+        deps.ledger.record(Evidence(heading, "heading", evidence.seed_id or unit_id))
+    trail = " › ".join(h.label or h.title or h.id for h in headings)
+    return (f"Headings: {trail}\n" if trail else "") + arrange([evidence], text_limit=8000)
+
+
+def current_version(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
+    """The amendment chain (AMENDS/REPLACES) that supersedes a returned unit, oldest first."""
+    deps = ctx.deps
+    if unit_id not in deps.ledger:
+        return f"{unit_id} was not returned by any tool; search first."
+    if deps.graph is None:
+        deps.notice(GRAPH_DOWN)
+        return "The citation graph is unavailable."
+    with deps.step("current_version", f"amendment chain of {unit_id}") as outcome:
+        try:
+            chain = deps.graph.current_version(unit_id)
+            units = deps.graph.fetch_units(e.source for e in chain)
+        except Exception:  # noqa: BLE001
+            deps.notice(GRAPH_DOWN)
+            return "The citation graph is unavailable."
+        found = [Evidence(units[e.source], role_for(e, e.source), unit_id, e) for e in chain if e.source in units]
+        for evidence in found:
+            deps.ledger.record(evidence)
+        outcome.append(f"{len(found)} amending units")
+    return arrange(found) if found else f"{unit_id} has no recorded amendments: it is the current text."
+
+
+TOOLS = (search_provisions, follow_citations, read_unit, current_version)
