@@ -12,7 +12,7 @@ PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
 REQ_STAMP := $(VENV)/.requirements-$(shell sha1sum requirements.txt | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install neo4j neo4j-stop ingest-demo demo test bench clean-data
+.PHONY: python install neo4j neo4j-stop ingest-demo demo app test bench clean-data
 
 python:
 	@echo $(PY)
@@ -24,7 +24,13 @@ $(REQ_STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	@rm -f $(VENV)/.requirements-* && touch $@
 
-install: $(REQ_STAMP)
+# Debian's Chromium drives the browser tests (never a downloaded browser build).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "install Debian's chromium package for the browser tests"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+install: $(REQ_STAMP) $(CHROMIUM)
 
 neo4j: install
 	$(PY) -m core.services.neo4j_server start
@@ -37,6 +43,13 @@ ingest-demo: neo4j
 
 demo: ingest-demo
 	@$(PY) -m core.demo_corpus summary $(DEMO_CORPUS)
+	@$(MAKE) --no-print-directory app
+
+# The chat on 127.0.0.1:8000; the first run creates the admin (password kept in data/app/admin-password).
+app: install
+	@$(PY) -m core.accounts ensure
+	@echo "Citewalk chat: http://127.0.0.1:8000"
+	$(VENV)/bin/chainlit run app.py --host 127.0.0.1 --port 8000 --headless
 
 test: install
 	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \

@@ -1,0 +1,132 @@
+"""Citewalk chat: Chainlit events wired to core/ (rendering in core/render, glue in core/chat)."""
+from __future__ import annotations
+
+import asyncio
+from functools import lru_cache
+
+import chainlit as cl
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from chainlit.server import app as fastapi_app
+from chainlit.types import ThreadDict
+from neo4j import Driver
+
+from core.accounts import authenticate, ensure_accounts
+from core.app_db import create_schema, database_url, make_engine
+from core.chat import offline_page
+from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
+from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
+from core.chat.corpora import ingested_corpora, ordered_corpora
+from core.chat.run_answer import answer_in_chat
+from core.chat.share_routes import install_share_routes
+from core.chat.starters import starters_for
+from core.chat.storage import LocalStorageClient
+from core.kept_secrets import ensure_auth_secret
+from core.render.view import AnswerView
+from core.settings import get_settings
+from core.sharing import create_link
+from core.stores.neo4j_store import connect
+
+settings = get_settings()
+ensure_auth_secret(settings.app_path)
+engine = make_engine(settings)
+offline_page.install()
+install_share_routes(fastapi_app, engine, settings.app_public_links, settings.app_anonymous)
+ANONYMOUS = "anonymous"
+
+
+@lru_cache(maxsize=1)
+def graph_driver() -> Driver:
+    return connect(settings, start_local=False)
+
+
+@cl.on_app_startup
+async def startup() -> None:
+    await create_schema(engine)
+    await ensure_accounts(engine, settings)
+
+
+@cl.data_layer
+def data_layer() -> SQLAlchemyDataLayer:
+    return SQLAlchemyDataLayer(conninfo=database_url(settings), storage_provider=LocalStorageClient(settings.app_path / "elements"))
+
+
+if not settings.app_anonymous:
+    @cl.password_auth_callback
+    async def sign_in(email: str, password: str) -> cl.User | None:
+        account = await authenticate(engine, email, password)
+        return cl.User(identifier=account.email, metadata={"role": account.role, "provider": "credentials"}) if account else None
+
+
+@cl.on_shared_thread_view
+async def shared_thread_view(thread: ThreadDict, viewer: cl.User | None) -> bool:
+    # Chainlit already shows threads their author marked shared; nothing else is opened up.
+    return False
+
+
+@cl.set_starters
+async def starters(user: cl.User | None = None, language: str | None = None) -> list[cl.Starter]:
+    return [cl.Starter(label=s.label, message=s.question) for s in starters_for(settings.default_corpus)]
+
+
+async def _corpora() -> list[str]:
+    found = await asyncio.to_thread(ingested_corpora, graph_driver(), settings.neo4j_database)
+    return ordered_corpora(found or [settings.default_corpus], settings.default_corpus)
+
+
+@cl.on_chat_start
+async def chat_start() -> None:
+    corpora = await _corpora()
+    options = RunOptions(corpus=corpora[0])
+    cl.user_session.set("options", options)
+    await cl.ChatSettings(settings_widgets(corpora, available_methods(), options)).send()
+
+
+@cl.on_chat_resume
+async def chat_resume(thread: ThreadDict) -> None:
+    await chat_start()
+    views = {
+        step["id"]: AnswerView.model_validate(meta[VIEW_METADATA_KEY])
+        for step in thread.get("steps", [])
+        if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta
+    }
+    _views().update(views)
+
+
+def _options() -> RunOptions:
+    # A starter can be clicked before on_chat_start has stored the panel's options.
+    return cl.user_session.get("options") or RunOptions(corpus=settings.default_corpus)
+
+
+def _views() -> dict[str, AnswerView]:
+    views = cl.user_session.get("views")
+    if views is None:
+        views = {}
+        cl.user_session.set("views", views)
+    return views
+
+
+@cl.on_settings_update
+async def settings_update(values: dict) -> None:
+    cl.user_session.set("options", read_options(values, _options()))
+
+
+@cl.on_message
+async def on_message(message: cl.Message) -> None:
+    shown = await answer_in_chat(message.content, _options(), settings, graph_driver())
+    if shown is not None:
+        message_id, view = shown
+        _views()[message_id] = view
+
+
+@cl.action_callback(COPY_LINK_ACTION)
+async def copy_link(action: cl.Action) -> None:
+    view = _views().get(action.forId)
+    if view is None:
+        await cl.Message(content="This answer can no longer be shared (it was produced in an older session).").send()
+        return
+    user = cl.user_session.get("user")
+    token = await create_link(engine, user.identifier if user else ANONYMOUS, action.forId, view)
+    await cl.Message(
+        content="A read-only link to this answer; signed-in colleagues can open it, and you can revoke it from the page.",
+        elements=[cl.CustomElement(name="ShareLink", props={"path": f"/answers/{token}"}, display="inline")],
+    ).send()

@@ -1,0 +1,54 @@
+"""The answer as a Chainlit message: Markdown body, rule-card and graph elements, and the Copy-link action."""
+from __future__ import annotations
+
+import chainlit as cl
+
+from core.render.chain import chain_segments
+from core.render.graph_html import graph_html
+from core.render.markdown import answer_markdown
+from core.render.view import AnswerView
+
+GRAPH_HEIGHT_PX = 420
+VIEW_METADATA_KEY = "citewalk_view"
+COPY_LINK_ACTION = "copy_link"
+
+
+def card_props(view: AnswerView) -> dict:
+    return {
+        "cards": [card.model_dump() for card in view.cards],
+        "chain": chain_segments(view.chain, view.labels),
+    }
+
+
+def answer_elements(view: AnswerView) -> list[cl.CustomElement]:
+    elements = [cl.CustomElement(name="AnswerCards", props=card_props(view), display="inline")]
+    if view.nodes:
+        elements.append(cl.CustomElement(
+            name="CitationGraph", display="inline",
+            props={"html": graph_html(view.nodes, view.edges, GRAPH_HEIGHT_PX), "height": GRAPH_HEIGHT_PX,
+                   "nodeCount": len(view.nodes)},
+        ))
+    return elements
+
+
+def copy_link_action() -> cl.Action:
+    return cl.Action(name=COPY_LINK_ACTION, payload={}, label="Copy link", icon="link",
+                     tooltip="A read-only link to this answer for signed-in colleagues")
+
+
+async def show_answer(streamed: cl.Message | None, view: AnswerView) -> cl.Message:
+    """Fills the streamed message (or a new one) with the final answer; the view rides in its metadata for sharing.
+
+    Elements are sent one after the other: Chainlit sends a message's elements concurrently, and the cards must
+    come before the graph.
+    """
+    message = streamed or cl.Message(content="")
+    message.content = answer_markdown(view)
+    message.actions = [copy_link_action()]
+    message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
+    await (message.update() if streamed else message.send())
+    elements = answer_elements(view)
+    for element in elements:
+        await element.send(for_id=message.id)
+    message.elements = elements
+    return message

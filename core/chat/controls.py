@@ -1,0 +1,56 @@
+"""The chat settings panel (corpus, retrieval method, hops, edge types, k) and its typed reading."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider
+from pydantic import BaseModel, Field
+
+from core.retrieval.registry import DEFAULT_METHOD, RETRIEVERS
+from ingest.models import CITATION_EDGE_TYPES
+
+
+class RunOptions(BaseModel):
+    corpus: str
+    method: str = DEFAULT_METHOD
+    hops: int = Field(default=2, ge=0, le=4)
+    edge_types: list[str] = Field(default_factory=lambda: [t.value for t in CITATION_EDGE_TYPES])
+    k: int = Field(default=8, ge=1, le=30)
+
+
+def available_methods() -> list[str]:
+    """The retrieval registry's methods, the default first."""
+    return sorted(RETRIEVERS, key=lambda name: (name != DEFAULT_METHOD, name))
+
+
+def settings_widgets(corpora: list[str], methods: list[str], defaults: RunOptions) -> list[InputWidget]:
+    widgets: list[InputWidget] = []
+    if len(corpora) > 1:
+        widgets.append(Select(id="corpus", label="Corpus", values=corpora, initial_value=defaults.corpus))
+    widgets += [
+        Select(id="method", label="Retrieval method", values=methods,
+               initial_value=defaults.method if defaults.method in methods else methods[0]),
+        Slider(id="hops", label="Citation hops to follow", initial=defaults.hops, min=0, max=4, step=1),
+        MultiSelect(id="edge_types", label="Edge types to follow",
+                    items={t.value.lower().replace("_", " "): t.value for t in CITATION_EDGE_TYPES},
+                    initial=defaults.edge_types),
+        Slider(id="k", label="Provisions to search (k)", initial=defaults.k, min=3, max=20, step=1),
+    ]
+    return widgets
+
+
+def read_options(values: Mapping[str, Any], current: RunOptions) -> RunOptions:
+    """Unknown or out-of-range values keep the current option: the panel is user input."""
+    merged = current.model_dump()
+    for key in ("corpus", "method", "hops", "edge_types", "k"):
+        if key in values and values[key] not in (None, "", []):
+            merged[key] = int(values[key]) if key in ("hops", "k") else values[key]
+    allowed = {t.value for t in CITATION_EDGE_TYPES}
+    merged["edge_types"] = [t for t in merged["edge_types"] if t in allowed] or current.edge_types
+    if merged["method"] not in RETRIEVERS:
+        merged["method"] = current.method
+    try:
+        return RunOptions(**merged)
+    except ValueError:
+        return current

@@ -1,0 +1,43 @@
+"""Turns an AnswerEnvelope into the AnswerView the chat shows: units, document titles, edges among the evidence."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from neo4j import Driver
+
+from core.answer.models import AnswerEnvelope
+from core.graph_queries import fetch_units, neighbours
+from core.render.view import AnswerView, build_view
+from ingest.models import CITATION_EDGE_TYPES
+
+GRAPH_NODE_CAP = 40
+
+
+def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
+    ids = sorted({d for d in document_ids if d})
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
+    )
+    return {r["id"]: r["title"] or r["id"] for r in records}
+
+
+def graph_unit_ids(envelope: AnswerEnvelope, cap: int = GRAPH_NODE_CAP) -> list[str]:
+    """What the answer names first (rules, chain), then seeds, then the rest of the evidence, up to the cap."""
+    answer = envelope.answer
+    named = [r.unit_id for r in answer.rules] + [i for e in answer.chain for i in (e.source, e.target)]
+    ordered = list(dict.fromkeys([*named, *envelope.seed_ids, *envelope.evidence_ids]))
+    return ordered[: max(cap, len(set(named)))]
+
+
+def answer_view(driver: Driver, database: str, envelope: AnswerEnvelope) -> AnswerView:
+    ids = graph_unit_ids(envelope)
+    units = fetch_units(driver, database, ids)
+    titles = document_titles(driver, database, (u.document_id for u in units.values()))
+    edges = neighbours(driver, database, list(units), CITATION_EDGE_TYPES, direction="out")
+    shown = envelope.model_copy(update={
+        "evidence_ids": [i for i in envelope.evidence_ids if i in ids],
+        "seed_ids": [i for i in envelope.seed_ids if i in ids],
+    })
+    return build_view(shown, units, titles, edges)

@@ -1,0 +1,27 @@
+"""The chat message body in Markdown: short answer first, how it was produced, notices and caveats.
+
+Everything that came from a model or a regulation is escaped: Chainlit renders Markdown, so a provision
+containing `[x](javascript:…)` or `<img onerror=…>` must arrive as literal characters.
+"""
+from __future__ import annotations
+
+import re
+
+from core.render.view import AnswerView
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")
+
+
+def escape_markdown(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def answer_markdown(view: AnswerView) -> str:
+    lines = [escape_markdown(view.answer or "No answer could be grounded in the provisions found."), ""]
+    lines.append(f"*{escape_markdown(view.mode_line)}*")
+    for notice in view.notices:
+        lines += ["", f"> **Note:** {escape_markdown(notice)}"]
+    if view.caveats:
+        lines += ["", "**Caveats**"]
+        lines += [f"- {escape_markdown(c)}" for c in view.caveats]
+    return "\n".join(lines)

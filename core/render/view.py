@@ -1,0 +1,127 @@
+"""The display model of one answer: everything the chat and the share page show, resolved to labels and text.
+
+Built once from an AnswerEnvelope plus the stored units, and snapshotted into permalinks so a shared answer
+looks the same later even if the corpus is re-ingested.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from pydantic import BaseModel, Field
+
+from core.answer.models import AnswerEnvelope, ChainEdge
+from core.graph_queries import UnitRecord
+from core.retrieval.base import PathEdge
+
+
+class ClaimView(BaseModel):
+    text: str
+    paragraph: str | None = None
+
+
+class RuleCardView(BaseModel):
+    unit_id: str
+    label: str
+    document_title: str = ""
+    claims: list[ClaimView] = Field(default_factory=list)
+    text: str = Field(default="", description="the full provision text, shown collapsed")
+
+
+class NodeView(BaseModel):
+    id: str
+    label: str
+    document_id: str = ""
+    document_title: str = ""
+    text: str = ""
+    seed: bool = False
+
+
+class AnswerView(BaseModel):
+    question: str
+    corpus: str
+    answer: str
+    mode: str
+    model: str
+    notices: list[str] = Field(default_factory=list)
+    caveats: list[str] = Field(default_factory=list)
+    cards: list[RuleCardView] = Field(default_factory=list)
+    chain: list[ChainEdge] = Field(default_factory=list)
+    labels: dict[str, str] = Field(default_factory=dict, description="unit id → label, for the chain line")
+    nodes: list[NodeView] = Field(default_factory=list)
+    edges: list[ChainEdge] = Field(default_factory=list)
+
+    @property
+    def mode_line(self) -> str:
+        """Extractive answers say so: the offline answerer must never pass for a language model."""
+        if self.mode == "extractive":
+            return "Extractive answer: sentences quoted from the provisions below, no language model involved."
+        return f"Composed by {self.model} from the provisions below; every claim cites its rule."
+
+
+def build_view(
+    envelope: AnswerEnvelope,
+    units: Mapping[str, UnitRecord],
+    document_titles: Mapping[str, str],
+    edges: Iterable[PathEdge | ChainEdge] = (),
+) -> AnswerView:
+    """Resolve ids to labels/text; the graph holds the evidence units plus every unit the answer names."""
+    answer = envelope.answer
+    cards = [
+        RuleCardView(
+            unit_id=rule.unit_id,
+            label=rule.label or _label(units, rule.unit_id),
+            document_title=rule.document_title or _document_title(units, document_titles, rule.unit_id),
+            claims=[ClaimView(text=c.text, paragraph=c.paragraph) for c in rule.claims],
+            text=units[rule.unit_id].text if rule.unit_id in units else "",
+        )
+        for rule in answer.rules
+    ]
+    chain_ids = [i for edge in answer.chain for i in (edge.source, edge.target)]
+    node_ids = list(dict.fromkeys([*envelope.seed_ids, *envelope.evidence_ids, *(c.unit_id for c in cards), *chain_ids]))
+    seeds = set(envelope.seed_ids)
+    nodes = [
+        NodeView(
+            id=uid,
+            label=_label(units, uid),
+            document_id=units[uid].document_id if uid in units else "",
+            document_title=_document_title(units, document_titles, uid),
+            text=units[uid].text if uid in units else "",
+            seed=uid in seeds,
+        )
+        for uid in node_ids
+    ]
+    present = set(node_ids)
+    graph_edges = _unique_edges([*answer.chain, *edges], present)
+    return AnswerView(
+        question=envelope.question,
+        corpus=envelope.corpus,
+        answer=answer.answer,
+        mode=envelope.mode,
+        model=envelope.model,
+        notices=list(envelope.notices),
+        caveats=list(answer.caveats),
+        cards=cards,
+        chain=list(answer.chain),
+        labels={n.id: n.label for n in nodes},
+        nodes=nodes,
+        edges=graph_edges,
+    )
+
+
+def _label(units: Mapping[str, UnitRecord], unit_id: str) -> str:
+    unit = units.get(unit_id)
+    return (unit.label or unit.title or unit_id) if unit else unit_id
+
+
+def _document_title(units: Mapping[str, UnitRecord], titles: Mapping[str, str], unit_id: str) -> str:
+    unit = units.get(unit_id)
+    return titles.get(unit.document_id, unit.document_id) if unit else ""
+
+
+def _unique_edges(edges: Iterable[PathEdge | ChainEdge], present: set[str]) -> list[ChainEdge]:
+    seen: dict[tuple[str, str, str], ChainEdge] = {}
+    for edge in edges:
+        key = (edge.source, edge.type, edge.target)
+        if edge.source in present and edge.target in present and key not in seen:
+            seen[key] = ChainEdge(source=edge.source, type=edge.type, target=edge.target)
+    return list(seen.values())

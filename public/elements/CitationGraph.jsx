@@ -1,0 +1,17 @@
+// The pyvis page in a sandboxed iframe: scripts run, but with an opaque origin (no cookies, no app DOM).
+export default function CitationGraph() {
+  return (
+    <div className="w-full overflow-hidden rounded-lg border border-border bg-white" data-testid="citation-graph">
+      <div className="flex items-center justify-between px-3 pt-2 text-xs text-muted-foreground">
+        <span>Citation graph · {props.nodeCount} units · hover for text, click to focus</span>
+      </div>
+      <iframe
+        title="Citation graph"
+        className="citation-graph-frame w-full"
+        style={{ height: (props.height || 420) + 12, border: "none" }}
+        sandbox="allow-scripts"
+        srcDoc={props.html}
+      />
+    </div>
+  );
+}
