@@ -61,9 +61,13 @@ def fetch_units(driver: Driver, database: str, unit_ids: Iterable[str]) -> dict[
 
 def neighbours(
     driver: Driver, database: str, unit_ids: list[str], edge_types: Iterable[str], direction: Direction = "both",
-    limit_per_unit: int = 50,
+    limit_per_unit: int = 50, within: list[str] | None = None,
 ) -> list[PathEdge]:
-    """One hop over the given edge types; edges returned as stored (source cites target)."""
+    """One hop over the given edge types; edges returned as stored (source cites target).
+
+    `within` keeps only neighbours among those ids (e.g. a candidate pool): filtering before the
+    per-unit limit means a hub's relevant neighbour is not lost among its hundreds of citers.
+    """
     types = checked_types(edge_types)
     if not unit_ids or not types:
         return []
@@ -71,9 +75,9 @@ def neighbours(
     records, _, _ = driver.execute_query(
         "UNWIND $ids AS sid MATCH (s:Unit {id: sid}) "
         "CALL (s) { MATCH " + pattern + " WHERE type(r) IN $types AND n:Unit AND n.pending IS NULL "
-        "RETURN r, n LIMIT $limit } "
+        "AND ($within IS NULL OR n.id IN $within) RETURN r, n LIMIT $limit } "
         "RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
-        ids=unit_ids, types=types, limit=limit_per_unit, database_=database,
+        ids=unit_ids, types=types, limit=limit_per_unit, within=within, database_=database,
     )
     return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
@@ -139,3 +143,17 @@ def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[
         rows=rows, database_=database,
     )
     return {(r["source"], r["type"], r["target"]) for r in records}
+
+
+def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10) -> dict[str, list[PathEdge]]:
+    """For each unit superseded by AMENDS/REPLACES, the longest chain to its latest version (oldest first)."""
+    if not unit_ids:
+        return {}
+    hops = max(1, min(int(max_hops), 20))
+    records, _, _ = driver.execute_query(
+        "UNWIND $ids AS uid MATCH p = (:Unit {id: uid})<-[:AMENDS|REPLACES*1.." + str(hops) + "]-(:Unit) "
+        "WITH uid, p ORDER BY length(p) DESC WITH uid, collect(p)[0] AS p "
+        "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges",
+        ids=unit_ids, database_=database,
+    )
+    return {r["uid"]: [PathEdge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}

@@ -48,6 +48,7 @@ class RetrievedUnit(BaseModel):
     document_id: str = ""
     type: str = ""
     provenance: list[Provenance] = Field(default_factory=list)
+    context: list[str] = Field(default_factory=list, description="parent headings, top down (containment)")
 
 
 class RetrievalResult(BaseModel):

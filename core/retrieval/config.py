@@ -1,0 +1,50 @@
+"""Every retrieval knob with the method's default; environment variables CITEWALK_RETRIEVAL_<NAME> override."""
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ingest.models import EdgeType
+
+
+class RetrievalConfig(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CITEWALK_RETRIEVAL_", extra="ignore")
+
+    # First stage.
+    pool_size: int = Field(default=50, ge=1, description="N: candidates each first-stage list contributes")
+    rrf_k: int = Field(default=60, ge=1, description="k of Reciprocal Rank Fusion / Reciprocal Rank MAX")
+    lexical_weight: float = Field(default=0.7, ge=0, le=1, description="share of BM25 in the score fusion")
+    dense_windows: int = Field(default=4, ge=1, description="vector hits fetched per wanted unit (windows repeat units)")
+
+    # ViHERMES graph expansion.
+    graph_seeds: int = Field(default=5, ge=1, description="k: vector/hybrid hits expanded")
+    max_hops: int = Field(default=2, ge=0, le=4)
+    node_cap: int = Field(default=20, ge=1, description="most units graph expansion may add")
+    graph_edge_types: list[EdgeType] = Field(
+        default=[EdgeType.REFERENCES, EdgeType.AMENDS, EdgeType.REPLACES, EdgeType.CONTAINS]
+    )
+    references_hops: int = Field(default=1, ge=0, description="REFERENCES is followed this many hops at most")
+    amendment_hops: int = Field(default=10, ge=0, description="AMENDS/REPLACES chains are followed to the end")
+    semantic_weight: float = Field(default=0.7, ge=0, le=1, description="0.7·semantic + 0.3·1/(1+distance)")
+
+    # RefWalk.
+    seeds: int = Field(default=10, ge=1, description="M: top pool units expanded one hop")
+    walk_edge_types: list[EdgeType] = Field(
+        default=[EdgeType.REFERENCES, EdgeType.DELEGATES_TO, EdgeType.SPECIFIES, EdgeType.DEFINES]
+    )
+    decay: float = Field(default=0.7, ge=0, le=1, description="δ: a neighbour's score is its seed's × δ")
+    authority_decay: float = Field(default=0.7, ge=0, le=1, description="μ: multiplier for tier ≥ 2 units")
+    limit_per_unit: int = Field(default=30, ge=1, description="edges read per expanded unit (hub guard)")
+
+    # Citewalk (default): a unit whose cited/citing neighbour is also relevant is lifted with it.
+    pair_bonus: float = Field(default=0.5, ge=0, description="λ: partner v of seed u rises to s(v) + λ·s(u), below u")
+    pair_seeds: int = Field(default=5, ge=0, description="top units whose citation neighbours are read")
+    pair_pool: int = Field(default=300, ge=1, description="a partner must rank within this many flat hits")
+    views: bool = Field(default=False, description="add the anchor views (RRM) to the default method")
+    rollup: bool = Field(default=False, description="roll paragraph hits up to their parent when it scores better")
+
+    # One question is a batch of one: a single torch thread is faster than two fighting on 2 cores.
+    query_threads: int = Field(default=1, ge=1)
+
+    # Status: "current law" follows AMENDS/REPLACES to the latest version.
+    current_law: bool = True

@@ -1,0 +1,82 @@
+"""Typed graph expansion for the graph-based retrievers, degrading to 'no expansion' when Neo4j is down."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from core import graph_queries
+from core.graph_queries import Reached
+from core.retrieval.base import PathEdge, Provenance
+from core.retrieval.query import Query
+from ingest.models import EdgeType
+
+AMENDMENT_TYPES = frozenset({EdgeType.AMENDS, EdgeType.REPLACES})
+
+
+def expand_groups(
+    query: Query, seeds: list[str], groups: Iterable[tuple[list[EdgeType], int]], node_cap: int, limit_per_unit: int,
+) -> list[Reached]:
+    """Expand each (edge types, hops) group from the seeds; a unit keeps its shortest path; capped."""
+    started = time.perf_counter()
+
+    def run(driver, database) -> list[Reached]:
+        best: dict[str, Reached] = {}
+        for types, hops in groups:
+            if not types or hops <= 0:
+                continue
+            for item in graph_queries.expand(driver, database, seeds, types, hops, node_cap, "both", limit_per_unit):
+                if item.unit_id not in best or item.hops < best[item.unit_id].hops:
+                    best[item.unit_id] = item
+        ordered = sorted(best.values(), key=lambda r: r.hops)
+        return ordered[:node_cap]
+
+    reached, problem = query.stores.graph.call(run, [])
+    if problem:
+        query.degraded.append(problem)
+    query.timed("graph expansion", started)
+    return [r for r in reached if query.stores.allowed(r.unit_id, query.request.filters)]
+
+
+def neighbour_edges(query: Query, unit_ids: list[str], edge_types: list[EdgeType], limit_per_unit: int,
+                    within: list[str] | None = None) -> list[PathEdge]:
+    started = time.perf_counter()
+    edges, problem = query.stores.graph.call(
+        lambda driver, database: graph_queries.neighbours(
+            driver, database, unit_ids, edge_types, "both", limit_per_unit, within=within),
+        [],
+    )
+    if problem:
+        query.degraded.append(problem)
+    query.timed("graph expansion", started)
+    return edges
+
+
+def graph_provenance(reached: Reached) -> Provenance:
+    return Provenance(kind="graph", seed_id=reached.seed_id, hops=reached.hops, path=reached.path)
+
+
+def with_current_versions(query: Query, ranked: list[tuple[str, float]], provenance: dict[str, list[Provenance]]
+                          ) -> list[tuple[str, float]]:
+    """'Current law': a superseded hit is followed by the latest version of its AMENDS/REPLACES chain."""
+    top = [uid for uid, _ in ranked[: query.request.k]]
+    chains, problem = query.stores.graph.call(
+        lambda driver, database: graph_queries.latest_versions(driver, database, top), {},
+    )
+    if problem:
+        query.degraded.append(problem)
+    if not chains:
+        return ranked
+    out: list[tuple[str, float]] = []
+    placed: set[str] = set()
+    for uid, score in ranked:
+        if uid in placed:
+            continue
+        out.append((uid, score))
+        placed.add(uid)
+        chain = chains.get(uid)
+        latest = chain[-1].source if chain else None
+        if latest and latest not in placed and query.stores.allowed(latest, query.request.filters):
+            provenance.setdefault(latest, []).append(Provenance(kind="graph", seed_id=uid, hops=len(chain), path=chain))
+            out.append((latest, score))
+            placed.add(latest)
+    return out

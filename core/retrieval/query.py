@@ -1,0 +1,63 @@
+"""One question against one corpus: its vectors and corpus-wide scores, computed once and shared."""
+from __future__ import annotations
+
+import time
+from functools import cached_property
+
+import numpy as np
+
+from core.retrieval.base import Provenance, RetrievalRequest
+from core.retrieval.fusion import normalise_top, top_indices
+from core.retrieval.stores import CorpusStores
+
+
+class Query:
+    def __init__(self, stores: CorpusStores, request: RetrievalRequest) -> None:
+        self.stores = stores
+        self.request = request
+        self.timings: dict[str, float] = {}
+        self.degraded: list[str] = []
+
+    def timed(self, stage: str, started: float) -> None:
+        self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - started) * 1000
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        return self.stores.allowed_mask(self.request.filters)
+
+    @cached_property
+    def vector(self) -> np.ndarray:
+        started = time.perf_counter()
+        vector = self.stores.embed([self.request.question])[0]
+        self.timed("embed", started)
+        return vector
+
+    @cached_property
+    def dense(self) -> np.ndarray:
+        return self.stores.dense_scores(self.vector)
+
+    @cached_property
+    def lexical(self) -> np.ndarray:
+        started = time.perf_counter()
+        scores = self.stores.lexical_scores(self.request.question)
+        self.timed("lexical", started)
+        return scores
+
+    def fused(self, lexical_weight: float, lexical: np.ndarray | None = None, dense: np.ndarray | None = None) -> np.ndarray:
+        """Score fusion: BM25 / its max + cosine min–max over the top 100 (weights tuned on dev sets)."""
+        lexical = self.lexical if lexical is None else lexical
+        dense = self.dense if dense is None else dense
+        peak = float(lexical.max()) if lexical.size else 0.0
+        lex_part = lexical / peak if peak > 0 else lexical
+        return lexical_weight * lex_part + (1 - lexical_weight) * normalise_top(np.where(self.mask, dense, -1.0))
+
+    def first_stage_provenance(self, pool: int) -> dict[str, list[Provenance]]:
+        """Which flat lists a unit came from, with its rank there: the 'why' of a first-stage hit."""
+        out: dict[str, list[Provenance]] = {}
+        for kind, scores in (("lexical", self.lexical), ("dense", self.dense)):
+            for rank, i in enumerate(top_indices(scores, pool, self.mask), start=1):
+                if kind == "lexical" and scores[i] <= 0:
+                    break
+                out.setdefault(self.stores.unit_ids[i], []).append(
+                    Provenance(kind=kind, rank=rank, score=float(scores[i])))
+        return out

@@ -1,0 +1,213 @@
+"""One set of open stores per corpus, reused across questions: warm latency is what users feel.
+
+Vectors and unit metadata are held in memory (a corpus of ~15k windows is ~25 MB) so that any
+candidate — including one reached over the graph — can be scored against any query view without
+another store round trip. Neo4j is used only for expansion and is allowed to be down.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeVar
+
+import numpy as np
+from neo4j import Driver
+
+from core.graph_queries import UnitRecord
+from core.lexical import LexicalIndex
+from core.retrieval.base import Filters
+from core.retrieval.config import RetrievalConfig
+from core.settings import Settings
+
+T = TypeVar("T")
+INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
+_RECONNECT_EVERY_S = 5.0
+
+
+class GraphAccess:
+    """A Neo4j driver that may be absent: calls return (value, None) or (fallback, reason), never raise.
+
+    The driver itself reconnects once the server is back; when the first connect failed we retry it
+    at most every few seconds so a dead server does not add a connect timeout to every question.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.database = settings.neo4j_database
+        self._driver: Driver | None = None
+        self._last_try = 0.0
+        self._lock = threading.Lock()
+
+    def driver(self) -> Driver:
+        from core.stores.neo4j_store import GraphStoreError, connect
+
+        with self._lock:
+            if self._driver is not None:
+                return self._driver
+            if time.monotonic() - self._last_try < _RECONNECT_EVERY_S and self._last_try:
+                raise GraphStoreError("Neo4j was unreachable moments ago; retrying shortly")
+            self._last_try = time.monotonic()
+            self._driver = connect(self.settings, start_local=False)
+            return self._driver
+
+    def call(self, fn: Callable[[Driver, str], T], fallback: T) -> tuple[T, str | None]:
+        try:
+            return fn(self.driver(), self.database), None
+        except Exception as exc:  # any store failure degrades to the flat ranking
+            return fallback, f"graph expansion unavailable: {type(exc).__name__}: {str(exc)[:200]}"
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+            self._driver = None
+
+
+@dataclass
+class CorpusStores:
+    settings: Settings
+    corpus: str
+    config: RetrievalConfig
+    lexical: LexicalIndex
+    embedder: object
+    collection: object
+    graph: GraphAccess
+    unit_ids: list[str]
+    units: dict[str, UnitRecord]
+    window_matrix: np.ndarray  # (windows, dim), normalised
+    window_unit: np.ndarray  # window row → unit index
+    lexical_to_unit: np.ndarray  # lexical doc index → unit index (-1: unknown)
+    index: dict[str, int] = field(default_factory=dict)
+    _masks: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> "CorpusStores":
+        from core.embeddings import get_embedder
+        from core.stores import chroma_store
+
+        config = config or RetrievalConfig()
+        lexical = LexicalIndex.load(settings.lexical_path / corpus)
+        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
+        got = collection.get(include=["embeddings", "metadatas", "documents"])
+        units: dict[str, UnitRecord] = {}
+        for meta, doc in zip(got["metadatas"], got["documents"]):
+            meta = meta or {}
+            uid = meta.get("unit_id")
+            if uid and (uid not in units or meta.get("window", 0) == 0):
+                units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
+                                        status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
+        graph = GraphAccess(settings)
+        _overlay_graph_info(graph, corpus, units)
+        unit_ids = sorted(units)
+        index = {u: i for i, u in enumerate(unit_ids)}
+        window_unit = np.array([index[(m or {}).get("unit_id")] for m in got["metadatas"]], dtype=np.int64)
+        matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
+        lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
+        return cls(settings, corpus, config, lexical, get_embedder(settings), collection, graph,
+                   unit_ids, units, matrix, window_unit, lex_map, index)
+
+    # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        # The embedder sets one thread per core for batch ingest; a one-question batch is faster alone.
+        if torch.get_num_threads() != self.config.query_threads:
+            torch.set_num_threads(self.config.query_threads)
+        with torch.inference_mode():
+            return self.embedder.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+
+    def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
+        """Cosine per unit = best of its windows (long units are split; one matching window is enough)."""
+        sims = self.window_matrix @ query_vector.astype(np.float32)
+        out = np.full(len(self.unit_ids), -1.0, dtype=np.float32)
+        out[self.window_unit[self._first_windows]] = sims[self._first_windows]
+        # ufunc.at is slow; only the few extra windows of long units need it.
+        np.maximum.at(out, self.window_unit[~self._first_windows], sims[~self._first_windows])
+        return out
+
+    @cached_property
+    def _first_windows(self) -> np.ndarray:
+        _, first = np.unique(self.window_unit, return_index=True)
+        mask = np.zeros(len(self.window_unit), dtype=bool)
+        mask[first] = True
+        return mask
+
+    def lexical_scores(self, text: str) -> np.ndarray:
+        from core.lexical import tokenize
+
+        out = np.zeros(len(self.unit_ids), dtype=np.float32)
+        tokens = tokenize(text)
+        if not tokens:
+            return out
+        raw = self.lexical.retriever.get_scores(tokens)
+        known = self.lexical_to_unit >= 0
+        out[self.lexical_to_unit[known]] = raw[known]
+        return out
+
+    def allowed_mask(self, filters: Filters) -> np.ndarray:
+        key = filters.model_dump_json()
+        if key not in self._masks:  # a handful of distinct filters per process: cache them
+            self._masks[key] = np.array([self.allowed(uid, filters) for uid in self.unit_ids], dtype=bool)
+        return self._masks[key]
+
+    def allowed(self, unit_id: str, filters: Filters) -> bool:
+        info = self.units.get(unit_id)
+        if info is None:
+            return False
+        if filters.document_ids and info.document_id not in filters.document_ids:
+            return False
+        if filters.unit_types and info.type not in filters.unit_types:
+            return False
+        return filters.include_repealed or info.status not in INACTIVE_STATUSES
+
+    def context(self, unit_id: str, depth: int = 6) -> list[str]:
+        """Parent headings, top down, from the cached containment tree (no query per hit)."""
+        out: list[str] = []
+        parent = self.units[unit_id].parent_id if unit_id in self.units else None
+        while parent and parent in self.units and len(out) < depth:
+            info = self.units[parent]
+            out.append(" ".join(x for x in (info.label, info.title) if x))
+            parent = info.parent_id
+        return out[::-1]
+
+    def close(self) -> None:
+        self.graph.close()
+
+
+def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> None:
+    """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work."""
+
+    def load(driver: Driver, database: str) -> list[dict]:
+        records, _, _ = driver.execute_query(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
+            "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status",
+            corpus=corpus, database_=database,
+        )
+        return [dict(r) for r in records]
+
+    rows, _ = graph.call(load, [])
+    for row in rows:
+        info = units.get(row["id"])
+        if info is None:
+            continue
+        info.label = row["label"] or ""
+        info.title = row["title"] or ""
+        info.text = row["text"] or info.text
+        info.parent_id = row["parent_id"]
+        info.tier = int(row["tier"] or 1)
+        info.status = row["status"] or info.status
+
+
+_OPEN: dict[tuple, CorpusStores] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever."""
+    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    with _OPEN_LOCK:
+        if key not in _OPEN:
+            _OPEN[key] = CorpusStores.open(settings, corpus, config)
+        return _OPEN[key]

@@ -1,0 +1,43 @@
+"""Query views (RefWalk): narrow = the question, wide = its topic anchor, mid = both; each scored corpus-wide."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from core.retrieval.anchor import RuleAnchorExtractor, TopicAnchor, anchor_extractor
+from core.retrieval.query import Query
+from core.settings import Settings
+
+_EXTRACTORS: dict[tuple[int, str], object] = {}
+
+
+def extractor_for(settings: Settings, query: Query):
+    """One extractor per corpus stores, seeded with the corpus's defined terms."""
+    key = (id(query.stores), settings.llm_model)
+    if key not in _EXTRACTORS:
+        terms = [u.title or u.label for u in query.stores.units.values() if u.type == "definition"]
+        _EXTRACTORS[key] = anchor_extractor(settings, terms)
+    return _EXTRACTORS[key]
+
+
+def view_scores(query: Query, anchor: TopicAnchor, lexical_weight: float) -> dict[str, np.ndarray]:
+    started = time.perf_counter()
+    wide = anchor.text() or query.request.question
+    mid = f"{query.request.question} {wide}"
+    vectors = query.stores.embed([wide, mid])
+    query.timed("views", started)
+    out = {"narrow": query.fused(lexical_weight)}
+    for name, text, vector in (("wide", wide, vectors[0]), ("mid", mid, vectors[1])):
+        out[name] = query.fused(lexical_weight, query.stores.lexical_scores(text), query.stores.dense_scores(vector))
+    return out
+
+
+def extract_anchor(settings: Settings, query: Query) -> TopicAnchor:
+    started = time.perf_counter()
+    anchor = extractor_for(settings, query).extract(query.request.question)
+    query.timed("anchor", started)
+    return anchor
+
+
+__all__ = ["RuleAnchorExtractor", "extract_anchor", "view_scores"]

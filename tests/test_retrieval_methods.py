@@ -1,0 +1,134 @@
+"""Retrievers against the real test stores (HIPAA ingested once per session)."""
+from __future__ import annotations
+
+import pytest
+
+from core import graph_queries
+from core.retrieval.base import Filters, RetrievalRequest
+from core.retrieval.config import RetrievalConfig
+from core.retrieval.registry import RETRIEVERS, get_retriever
+
+QUESTION = "When may a covered entity use or disclose protected health information without an authorization?"
+
+
+@pytest.fixture(scope="module")
+def request_(hipaa_corpus: str) -> RetrievalRequest:
+    return RetrievalRequest(question=QUESTION, corpus=hipaa_corpus, k=10)
+
+
+@pytest.mark.parametrize("method", list(RETRIEVERS))
+def test_every_method_returns_k_hits_with_provenance(method, test_settings, request_):
+    result = get_retriever(method, test_settings).retrieve(request_)
+    assert result.method == method
+    assert len(result.hits) == 10
+    assert not result.degraded
+    assert len({h.unit_id for h in result.hits}) == 10
+    for hit in result.hits:
+        assert hit.provenance, f"{hit.unit_id} has no provenance"
+        assert hit.document_id and hit.type
+    scores = [h.score for h in result.hits]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_flat_provenance_kinds(test_settings, request_):
+    bm25 = get_retriever("bm25", test_settings).retrieve(request_)
+    assert [p.rank for h in bm25.hits for p in h.provenance] == list(range(1, 11))
+    assert {p.kind for h in bm25.hits for p in h.provenance} == {"lexical"}
+    dense = get_retriever("dense", test_settings).retrieve(request_)
+    assert {p.kind for h in dense.hits for p in h.provenance} == {"dense"}
+    assert all("#w" not in h.unit_id for h in dense.hits), "windows must fold back to unit ids"
+    hybrid = get_retriever("hybrid", test_settings).retrieve(request_)
+    assert {p.kind for h in hybrid.hits for p in h.provenance} <= {"dense", "lexical"}
+
+
+@pytest.mark.parametrize("method", ["graph", "refwalk", "citewalk"])
+def test_graph_paths_exist_in_neo4j(method, test_settings, request_, neo4j_driver):
+    cfg = RetrievalConfig(pair_bonus=1.0, pair_seeds=20, node_cap=40)
+    result = get_retriever(method, test_settings, cfg).retrieve(request_.model_copy(update={"k": 40}))
+    graph_items = [(h.unit_id, p) for h in result.hits for p in h.provenance if p.kind == "graph"]
+    assert graph_items, "expected some units reached over the graph"
+    for unit_id, prov in graph_items:
+        assert prov.path and prov.hops == len(prov.path) and prov.seed_id
+        ends = {prov.path[-1].source, prov.path[-1].target}
+        assert unit_id in ends
+        assert prov.seed_id in {prov.path[0].source, prov.path[0].target}
+        found = graph_queries.existing_edges(neo4j_driver, test_settings.neo4j_database, prov.path)
+        assert {(e.source, e.type, e.target) for e in prov.path} <= found
+
+
+def test_refwalk_never_walks_containment(test_settings, request_):
+    result = get_retriever("refwalk", test_settings).retrieve(request_.model_copy(update={"k": 50}))
+    types = {e.type for h in result.hits for p in h.provenance for e in p.path}
+    assert "CONTAINS" not in types
+
+
+def test_hits_carry_parent_headings(test_settings, request_):
+    hit = get_retriever("citewalk", test_settings).retrieve(request_).hits[0]
+    assert hit.context and hit.context[0].startswith("45 CFR Part")
+
+
+@pytest.mark.parametrize("method", ["bm25", "dense", "graph", "refwalk", "citewalk"])
+def test_filters_document_and_type(method, test_settings, request_):
+    first = get_retriever("bm25", test_settings).retrieve(request_).hits[0]
+    filtered = request_.model_copy(update={"filters": Filters(document_ids=[first.document_id], unit_types=[first.type])})
+    result = get_retriever(method, test_settings).retrieve(filtered)
+    assert result.hits
+    assert {h.document_id for h in result.hits} == {first.document_id}
+    assert {h.type for h in result.hits} == {first.type}
+
+
+def test_repealed_units_are_excluded_unless_asked(test_settings, request_):
+    from core.retrieval.stores import open_stores
+
+    stores = open_stores(test_settings, request_.corpus)
+    top = get_retriever("bm25", test_settings).retrieve(request_).hits[0].unit_id
+    original = stores.units[top].status
+    stores.units[top].status = "repealed"
+    stores._masks.clear()
+    try:
+        for method in ("bm25", "dense", "citewalk"):
+            assert top not in {h.unit_id for h in get_retriever(method, test_settings).retrieve(request_).hits}
+        asked = request_.model_copy(update={"filters": Filters(include_repealed=True)})
+        assert top in {h.unit_id for h in get_retriever("bm25", test_settings).retrieve(asked).hits}
+    finally:
+        stores.units[top].status = original
+        stores._masks.clear()
+
+
+def test_current_law_follows_amendments(test_settings, request_, neo4j_driver):
+    records, _, _ = neo4j_driver.execute_query(
+        "MATCH (n:Unit {corpus: $c})-[:AMENDS|REPLACES]->(o:Unit) RETURN o.id AS old, n.id AS new LIMIT 1",
+        c=request_.corpus, database_=test_settings.neo4j_database)
+    if not records:
+        pytest.skip("no amendment edge in this corpus")
+    from core.retrieval.expansion import with_current_versions
+    from core.retrieval.query import Query
+    from core.retrieval.stores import open_stores
+
+    query = Query(open_stores(test_settings, request_.corpus), request_)
+    provenance: dict = {}
+    ranked = with_current_versions(query, [(records[0]["old"], 1.0)], provenance)
+    ids = [uid for uid, _ in ranked]
+    assert ids[0] == records[0]["old"] and len(ids) == 2
+    assert provenance[ids[1]][0].path[0].target == records[0]["old"]
+
+
+@pytest.mark.parametrize("method", ["bm25", "graph", "refwalk", "citewalk"])
+def test_cypher_looking_question_is_just_text(method, test_settings, hipaa_corpus, neo4j_driver):
+    count = "MATCH (n) RETURN count(n) AS n"
+    before = neo4j_driver.execute_query(count, database_=test_settings.neo4j_database)[0][0]["n"]
+    evil = "x'}) DETACH DELETE n // MATCH (n) DETACH DELETE n RETURN 1; CALL dbms.killQueries() authorization"
+    result = get_retriever(method, test_settings).retrieve(RetrievalRequest(question=evil, corpus=hipaa_corpus))
+    assert not result.degraded
+    filtered = RetrievalRequest(question=QUESTION, corpus=hipaa_corpus,
+                                filters=Filters(document_ids=["x' OR 1=1 //", "}) DETACH DELETE n //"]))
+    assert get_retriever(method, test_settings).retrieve(filtered).hits == []
+    after = neo4j_driver.execute_query(count, database_=test_settings.neo4j_database)[0][0]["n"]
+    assert before == after
+
+
+def test_edge_type_setting_is_checked_against_the_enum():
+    with pytest.raises(ValueError):
+        RetrievalConfig(walk_edge_types=["REFERENCES]->() DETACH DELETE n //"])
+    with pytest.raises(ValueError):
+        graph_queries.checked_types(["CONTAINS|REFERENCES"])
