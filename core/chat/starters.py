@@ -39,6 +39,17 @@ STARTERS: dict[str, tuple[StarterQuestion, ...]] = {
             "What must an Authorised Person do to hold Client Money?",
         ),
     ),
+    # The bundled sample regulation (examples/sample-corpus) that `make demo` uses without ../shared.
+    "sample": (
+        StarterQuestion(
+            "Disclosing client records",
+            "When may a Records Holder disclose Client Records, and what must it log?",
+        ),
+        StarterQuestion(
+            "How long to keep records",
+            "How long must Client Records be kept, and has that period been amended?",
+        ),
+    ),
 }
 
 
