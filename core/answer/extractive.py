@@ -7,6 +7,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from core.answer.deps import AnswerDeps
 from core.answer.models import AttributedAnswer, ChainEdge, RuleClaims
 from core.answer.selection import Scorer, choose_claims, choose_units
+from core.answer.signals import signals_for
 
 MODEL_NAME = "extractive"
 EXPAND_SEEDS = 3
@@ -34,7 +35,7 @@ def _short_answer(rules: list[RuleClaims]) -> str:
 def compose(deps: AnswerDeps) -> AttributedAnswer:
     """Cite only the chosen units; each claim is a sentence of its unit with its character span."""
     scorer = Scorer.for_question(deps.question, deps.ledger)
-    selection = choose_units(deps.ledger, scorer)
+    selection = choose_units(deps.ledger, scorer, signals_for(deps))
     rules: list[RuleClaims] = []
     for choice in selection.choices:
         unit = choice.evidence.unit

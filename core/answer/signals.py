@@ -1,0 +1,86 @@
+"""Per-question retrieval signals for the extractive answerer: BM25 and dense similarity of the question (and of
+its clauses) to any unit, read from the retriever's in-memory corpus stores.
+
+Optional by design: a retriever without corpus stores (a test fake, a remote method) gives `None`, and
+selection falls back to search rank and word overlap alone.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.answer.deps import AnswerDeps
+
+# A question that asks two things ("What must X do, and how does Y …?") is split into its clauses:
+# a cross-reference answer should cover one clause with each end of the citation.
+_CLAUSE = re.compile(
+    r",?\s+and\s+(?=(?:how|what|which|when|who|whether|are|is|does|do|can|must|should|under|if)\b)|\?\s*|;\s*",
+    re.I,
+)
+MIN_CLAUSE_WORDS = 3
+
+_ROWS: dict[int, tuple[object, np.ndarray]] = {}
+_ROWS_LOCK = threading.Lock()
+
+
+def clauses(question: str) -> list[str]:
+    return [p.strip() for p in _CLAUSE.split(question) if len(p.split()) >= MIN_CLAUSE_WORDS]
+
+
+def _first_rows(stores) -> np.ndarray:
+    """Unit index → row of its first window (the unit's own vector), cached per stores object."""
+    with _ROWS_LOCK:
+        cached = _ROWS.get(id(stores))
+        if cached is None or cached[0] is not stores:
+            units, rows = np.unique(stores.window_unit, return_index=True)
+            first = np.full(len(stores.unit_ids), -1, dtype=np.int64)
+            first[units] = rows
+            cached = _ROWS[id(stores)] = (stores, first)
+        return cached[1]
+
+
+@dataclass
+class Signals:
+    stores: object
+    question_vector: np.ndarray
+    clause_vectors: np.ndarray | None  # (clauses, dim), only when the question has two or more clauses
+    dense: np.ndarray  # cosine per unit (best window)
+    lexical: np.ndarray  # BM25 per unit, divided by the best BM25 in the corpus
+
+    def _index(self, unit_id: str) -> int | None:
+        return self.stores.index.get(unit_id)
+
+    def dense_of(self, unit_id: str) -> float:
+        i = self._index(unit_id)
+        return float(self.dense[i]) if i is not None else 0.0
+
+    def lexical_of(self, unit_id: str) -> float:
+        i = self._index(unit_id)
+        return float(self.lexical[i]) if i is not None else 0.0
+
+    def vector_of(self, unit_id: str) -> np.ndarray | None:
+        i = self._index(unit_id)
+        if i is None:
+            return None
+        row = _first_rows(self.stores)[i]
+        return self.stores.window_matrix[row] if row >= 0 else None
+
+
+def signals_for(deps: AnswerDeps) -> Signals | None:
+    """The question's signals over the corpus, or None when the retriever keeps no corpus stores."""
+    opener = getattr(deps.retriever, "stores", None)
+    if not callable(opener):
+        return None
+    try:
+        stores = opener(deps.corpus)
+        texts = [deps.question, *clauses(deps.question)]
+        vectors = stores.embed(texts if len(texts) >= 3 else texts[:1])
+        lexical = np.asarray(stores.lexical_scores(deps.question), dtype=np.float32)
+        peak = float(lexical.max()) if lexical.size else 0.0
+        return Signals(stores, vectors[0], vectors[1:] if len(vectors) >= 3 else None,
+                       stores.dense_scores(vectors[0]), lexical / peak if peak > 0 else lexical)
+    except Exception:  # noqa: BLE001 — signals only sharpen the choice; rank and overlap still answer
+        return None
