@@ -16,7 +16,7 @@ import numpy as np
 from core.retrieval.expansion import with_current_versions
 from core.retrieval.fusion import rrm, top_indices
 from core.retrieval.method import CorpusRetriever, ProvenanceMap, Ranked
-from core.retrieval.pairs import lift_pairs
+from core.retrieval.pairs import lift_pairs, lift_siblings
 from core.retrieval.query import Query
 from core.retrieval.views import extract_anchor, view_scores
 
@@ -25,8 +25,9 @@ class CitewalkRetriever(CorpusRetriever):
     name = "citewalk"
 
     def base_scores(self, query: Query) -> np.ndarray:
+        lexical = query.context_lexical if self.config.context_depth > 0 else None
         if not self.config.views:
-            return query.fused(self.config.lexical_weight)
+            return query.fused(self.config.lexical_weight, lexical)
         views = view_scores(query, extract_anchor(self.settings, query), self.config.lexical_weight)
         ids = query.stores.unit_ids
         rankings = [[ids[i] for i in top_indices(s, self.config.pair_pool, query.mask)] for s in views.values()]
@@ -43,11 +44,13 @@ class CitewalkRetriever(CorpusRetriever):
         provenance = query.first_stage_provenance(cfg.pool_size)
         seeds = [stores.unit_ids[i] for i in order[: cfg.pair_seeds]]
         lifted = lift_pairs(query, pool, seeds, cfg.walk_edge_types, cfg.pair_bonus, cfg.limit_per_unit, provenance)
+        lifted = lift_siblings(query, pool, lifted, [stores.unit_ids[i] for i in order[: cfg.sibling_seeds]],
+                               cfg.sibling_bonus)
         ranked = sorted(lifted.items(), key=lambda item: -item[1])
         if cfg.rollup:
             ranked = rolled_up(query, ranked, base)
         if cfg.current_law:
-            ranked = with_current_versions(query, ranked, provenance)
+            ranked = with_current_versions(query, ranked, provenance, superseded_only=True)
         return ranked, provenance
 
 

@@ -40,6 +40,9 @@ class RetrievalConfig(BaseSettings):
     pair_bonus: float = Field(default=0.5, ge=0, description="λ: partner v of seed u rises to s(v) + λ·s(u), below u")
     pair_seeds: int = Field(default=5, ge=0, description="top units whose citation neighbours are read")
     pair_pool: int = Field(default=300, ge=1, description="a partner must rank within this many flat hits")
+    context_depth: int = Field(default=3, ge=0, description="ancestor headings indexed with a unit's text (0: plain BM25)")
+    sibling_seeds: int = Field(default=2, ge=0, description="top units whose adjacent siblings may rise under them")
+    sibling_bonus: float = Field(default=0.3, ge=0, description="λ for an adjacent sibling (same parent, next/previous)")
     views: bool = Field(default=False, description="add the anchor views (RRM) to the default method")
     rollup: bool = Field(default=False, description="roll paragraph hits up to their parent when it scores better")
 

@@ -30,3 +30,24 @@ def lift_pairs(
             lifted[other] = raised
             provenance.setdefault(other, []).append(Provenance(kind="graph", seed_id=seed, hops=1, path=[edge]))
     return lifted
+
+
+def lift_siblings(query: Query, pool: dict[str, float], lifted: dict[str, float], seeds: list[str], bonus: float
+                  ) -> dict[str, float]:
+    """The clause right before or after a top seed under the same parent ("(a)" next to "(b)", guidance
+    paragraph 3 next to 4), relevant on its own (in the pool), rises to min(s(u) − 2ε, s(v) + λ·s(u)).
+    Multi-passage questions are mostly answered by such neighbours; the small λ keeps cited partners first."""
+    stores = query.stores
+    if bonus <= 0 or not seeds:
+        return lifted
+    for seed in seeds:
+        for n in stores.adjacent[stores.index[seed]]:
+            if n < 0:
+                continue
+            other = stores.unit_ids[n]
+            if other not in pool or pool[other] >= pool[seed]:
+                continue
+            raised = min(pool[seed] - 2e-6, pool[other] + bonus * pool[seed])
+            if raised > lifted[other]:
+                lifted[other] = raised
+    return lifted

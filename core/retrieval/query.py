@@ -43,6 +43,14 @@ class Query:
         self.timed("lexical", started)
         return scores
 
+    @cached_property
+    def context_lexical(self) -> np.ndarray:
+        """BM25 over text + ancestor headings (the default method's lexical view)."""
+        started = time.perf_counter()
+        scores = self.stores.context_lexical_scores(self.request.question)
+        self.timed("lexical", started)
+        return scores
+
     def fused(self, lexical_weight: float, lexical: np.ndarray | None = None, dense: np.ndarray | None = None) -> np.ndarray:
         """Score fusion: BM25 / its max + cosine min–max over the top 100 (weights tuned on dev sets)."""
         lexical = self.lexical if lexical is None else lexical

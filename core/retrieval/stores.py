@@ -81,6 +81,7 @@ class CorpusStores:
     lexical_to_unit: np.ndarray  # lexical doc index → unit index (-1: unknown)
     index: dict[str, int] = field(default_factory=dict)
     _masks: dict[str, np.ndarray] = field(default_factory=dict)
+    order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> "CorpusStores":
@@ -99,14 +100,14 @@ class CorpusStores:
                 units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
                                         status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
         graph = GraphAccess(settings)
-        _overlay_graph_info(graph, corpus, units)
+        order = _overlay_graph_info(graph, corpus, units)
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
         window_unit = np.array([index[(m or {}).get("unit_id")] for m in got["metadatas"]], dtype=np.int64)
         matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
         lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
         return cls(settings, corpus, config, lexical, get_embedder(settings), collection, graph,
-                   unit_ids, units, matrix, window_unit, lex_map, index)
+                   unit_ids, units, matrix, window_unit, lex_map, index, order=order)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -146,6 +147,49 @@ class CorpusStores:
         out[self.lexical_to_unit[known]] = raw[known]
         return out
 
+    @cached_property
+    def context_lexical(self) -> LexicalIndex | None:
+        """BM25 over each unit's text plus its ancestors' headings (rule/section/chapter/document titles),
+        built in memory at first use (~2 s for 14k units). A clause "(a) …" is found by the words of the
+        rule it belongs to. Used by the default method only; the BM25 baseline keeps the plain index."""
+        depth = self.config.context_depth
+        if depth <= 0:
+            return None
+        from core.lexical import unit_search_text
+
+        texts = []
+        for uid in self.unit_ids:
+            info = self.units[uid]
+            heads, parent = [], info.parent_id
+            while parent and parent in self.units and len(heads) < depth:
+                heads.append(self.units[parent].title)
+                parent = self.units[parent].parent_id
+            texts.append(unit_search_text(info.label, info.title, info.text) + "\n" + " ".join(h for h in heads if h))
+        return LexicalIndex.build(list(self.unit_ids), texts)
+
+    def context_lexical_scores(self, text: str) -> np.ndarray:
+        from core.lexical import tokenize
+
+        index = self.context_lexical
+        if index is None:
+            return self.lexical_scores(text)
+        tokens = tokenize(text)
+        if not tokens:
+            return np.zeros(len(self.unit_ids), dtype=np.float32)
+        return np.asarray(index.retriever.get_scores(tokens), dtype=np.float32)  # built over unit_ids
+
+    @cached_property
+    def adjacent(self) -> np.ndarray:
+        """(units, 2): previous and next unit index in document order under the same parent, -1 if none."""
+        out = np.full((len(self.unit_ids), 2), -1, dtype=np.int64)
+        ranked = sorted((u for u in self.unit_ids if u in self.order),
+                        key=lambda u: (self.units[u].document_id, self.order[u]))
+        for a, b in zip(ranked, ranked[1:]):
+            if self.units[a].document_id == self.units[b].document_id and self.units[a].parent_id == self.units[b].parent_id:
+                out[self.index[a], 1] = self.index[b]
+                out[self.index[b], 0] = self.index[a]
+        return out
+
     def allowed_mask(self, filters: Filters) -> np.ndarray:
         key = filters.model_dump_json()
         if key not in self._masks:  # a handful of distinct filters per process: cache them
@@ -176,18 +220,21 @@ class CorpusStores:
         self.graph.close()
 
 
-def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> None:
-    """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work."""
+def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> dict[str, int]:
+    """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work.
+    Returns each unit's document order (empty when Neo4j is down)."""
 
     def load(driver: Driver, database: str) -> list[dict]:
         records, _, _ = driver.execute_query(
             "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
-            "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status",
+            "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
+            "u.order AS order",
             corpus=corpus, database_=database,
         )
         return [dict(r) for r in records]
 
     rows, _ = graph.call(load, [])
+    order: dict[str, int] = {}
     for row in rows:
         info = units.get(row["id"])
         if info is None:
@@ -198,6 +245,9 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
         info.parent_id = row["parent_id"]
         info.tier = int(row["tier"] or 1)
         info.status = row["status"] or info.status
+        if row.get("order") is not None:
+            order[row["id"]] = int(row["order"])
+    return order
 
 
 _OPEN: dict[tuple, CorpusStores] = {}
