@@ -14,11 +14,13 @@ from core.accounts import authenticate, ensure_accounts
 from core.app_db import create_schema, database_url, make_engine
 from core.chat import offline_page
 from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
+from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
 from core.chat.corpora import ingested_corpora, ordered_corpora
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.starters import starters_for
+from core.chat.warmup import warm_up
 from core.chat.storage import LocalStorageClient
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
@@ -39,10 +41,14 @@ def graph_driver() -> Driver:
     return connect(settings, start_local=False)
 
 
+install_api_routes(fastapi_app, engine, settings, graph_driver)
+
+
 @cl.on_app_startup
 async def startup() -> None:
     await create_schema(engine)
     await ensure_accounts(engine, settings)
+    await warm_up(settings)  # before serving: the first question must not pay for loading models and indexes
 
 
 @cl.data_layer

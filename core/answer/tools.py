@@ -42,6 +42,8 @@ def _use_stored_text(deps: AnswerDeps, found: list[Evidence]) -> None:
     for item in found:
         if item.unit.id in stored:
             item.unit = stored[item.unit.id]
+    # The search index is loaded once per process; a re-ingest since then may have deleted some of its units.
+    found[:] = [item for item in found if item.unit.id in stored]
 
 
 def search_provisions(ctx: RunContext[AnswerDeps], query: str) -> str:

@@ -43,14 +43,14 @@ def settings_widgets(corpora: list[str], methods: list[str], defaults: RunOption
 def read_options(values: Mapping[str, Any], current: RunOptions) -> RunOptions:
     """Unknown or out-of-range values keep the current option: the panel is user input."""
     merged = current.model_dump()
-    for key in ("corpus", "method", "hops", "edge_types", "k"):
-        if key in values and values[key] not in (None, "", []):
-            merged[key] = int(values[key]) if key in ("hops", "k") else values[key]
-    allowed = {t.value for t in CITATION_EDGE_TYPES}
-    merged["edge_types"] = [t for t in merged["edge_types"] if t in allowed] or current.edge_types
-    if merged["method"] not in RETRIEVERS:
-        merged["method"] = current.method
     try:
+        for key in ("corpus", "method", "hops", "edge_types", "k"):
+            if key in values and values[key] not in (None, "", []):
+                merged[key] = int(values[key]) if key in ("hops", "k") else values[key]
+        allowed = {t.value for t in CITATION_EDGE_TYPES}
+        merged["edge_types"] = [t for t in merged["edge_types"] if t in allowed] or current.edge_types
+        if merged["method"] not in RETRIEVERS:
+            merged["method"] = current.method
         return RunOptions(**merged)
-    except ValueError:
+    except (ValueError, TypeError):  # e.g. hops "2; MATCH (n) …" or a list where a number belongs
         return current

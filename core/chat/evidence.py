@@ -4,10 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from neo4j import Driver
+from neo4j.exceptions import DriverError, Neo4jError
 
 from core.answer.models import AnswerEnvelope
-from core.graph_queries import fetch_units, neighbours
+from core.graph_queries import UnitRecord, fetch_units, neighbours
 from core.render.view import AnswerView, build_view
+from core.retrieval.base import PathEdge
 from ingest.models import CITATION_EDGE_TYPES
 
 GRAPH_NODE_CAP = 40
@@ -31,11 +33,20 @@ def graph_unit_ids(envelope: AnswerEnvelope, cap: int = GRAPH_NODE_CAP) -> list[
     return ordered[: max(cap, len(set(named)))]
 
 
-def answer_view(driver: Driver, database: str, envelope: AnswerEnvelope) -> AnswerView:
+def answer_view(driver: Driver | None, database: str, envelope: AnswerEnvelope) -> AnswerView:
+    """With Neo4j down (driver None or failing) the view is built from the envelope alone: the answer and its
+    notices still reach the user, only the stored texts, titles and graph edges are missing."""
     ids = graph_unit_ids(envelope)
-    units = fetch_units(driver, database, ids)
-    titles = document_titles(driver, database, (u.document_id for u in units.values()))
-    edges = neighbours(driver, database, list(units), CITATION_EDGE_TYPES, direction="out")
+    units: dict[str, UnitRecord] = {}
+    titles: dict[str, str] = {}
+    edges: list[PathEdge] = []
+    if driver is not None:
+        try:
+            units = fetch_units(driver, database, ids)
+            titles = document_titles(driver, database, (u.document_id for u in units.values()))
+            edges = neighbours(driver, database, list(units), CITATION_EDGE_TYPES, direction="out")
+        except (Neo4jError, DriverError, OSError):
+            units, titles, edges = {}, {}, []
     shown = envelope.model_copy(update={
         "evidence_ids": [i for i in envelope.evidence_ids if i in ids],
         "seed_ids": [i for i in envelope.seed_ids if i in ids],

@@ -70,7 +70,11 @@ def install_share_routes(app: FastAPI, engine: AsyncEngine, public_links: bool, 
     # `:path` so that anything under /answers/ (encoded slashes, traversal attempts) gets our 404, not the SPA.
     app.add_api_route("/answers/{token:path}", show_answer, methods=["GET"], response_class=HTMLResponse)
     app.add_api_route("/answers/{token}/revoke", revoke_answer, methods=["POST"], response_class=HTMLResponse)
-    # Ahead of Chainlit's SPA catch-all, which would otherwise answer every GET with index.html.
-    added = app.router.routes[-2:]
-    del app.router.routes[-2:]
+    routes_first(app, 2)
+
+
+def routes_first(app: FastAPI, count: int) -> None:
+    """Moves the last `count` routes ahead of Chainlit's SPA catch-all, which would otherwise answer every GET."""
+    added = app.router.routes[-count:]
+    del app.router.routes[-count:]
     app.router.routes[0:0] = added

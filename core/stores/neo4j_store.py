@@ -32,13 +32,19 @@ SCHEMA = (
 )
 
 
+# Serving processes (start_local=False) fail a query at once when Neo4j is down: every graph read there
+# degrades to "no expansion", and the driver's default 30 s of retries per query would hang each answer.
+SERVING_RETRY_S = 0.0
+
+
 def connect(settings: Settings, start_local: bool = True) -> Driver:
     """A verified driver: NEO4J_URI when set, else the project's local server (started if asked)."""
     from core.services.neo4j_server import connection_info, ensure_running
 
     conn = ensure_running(settings) if start_local else connection_info(settings)
+    retry = {} if start_local else {"max_transaction_retry_time": SERVING_RETRY_S}
     # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.
-    driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF")
+    driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF", **retry)
     try:
         driver.verify_connectivity()
     except AuthError as exc:

@@ -1,0 +1,263 @@
+"""Concurrent users against the app's JSON API: throughput, latency percentiles, errors, memory, store behaviour.
+
+    python -m bench.load --users 50 --minutes 2 [--corpus adgm] [--workers 1] [--url http://127.0.0.1:8000 ...]
+
+Without --url it starts `--workers` app processes (`chainlit run app.py`) on loopback against the default
+stores (the demo's data dir, Neo4j and Chroma), each with its own port, and the users spread over them
+round-robin (standing in for a load balancer). Each user signs in once, then loops: ask, think, ask …
+until the time is up. Extractive mode only (no LLM endpoint is reachable here).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bench.api_client import ask, signed_in
+from core.settings import REPO_ROOT, get_settings
+
+RESULTS = REPO_ROOT / "bench" / "results"
+LOAD_EMAIL = "load@citewalk.local"
+QUESTIONS = {
+    "adgm": [
+        "When must a Relevant Person undertake enhanced customer due diligence?",
+        "What records must a Relevant Person keep of customer due diligence, and for how long?",
+        "How must an Authorised Person hold client money?",
+        "What must a firm do when it suspects money laundering?",
+        "Who must be approved as the Money Laundering Reporting Officer?",
+        "What are the conduct of business obligations towards Retail Clients?",
+        "When can a Recognised Body be suspended?",
+        "What must a prospectus contain?",
+    ],
+    "hipaa": [
+        "When may a covered entity disclose protected health information for research?",
+        "What must a business associate contract contain?",
+        "What are the breach notification requirements?",
+        "What does the minimum necessary standard require?",
+    ],
+}
+
+
+@dataclass
+class Sample:
+    started: float
+    seconds: float
+    status: int
+    error: str | None = None
+    notices: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process and its children (chainlit may fork helpers)."""
+    total = 0
+    for child in [pid, *_children(pid)]:
+        try:
+            for line in Path(f"/proc/{child}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return round(total / 1024, 1)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        found = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+    return found + [g for c in found for g in _children(c)]
+
+
+async def user_loop(index: int, url: str, password: str, corpus: str, method: str | None, deadline: float,
+                    think_s: float, samples: list[Sample]) -> None:
+    rng = random.Random(index)
+    await asyncio.sleep(rng.uniform(0, think_s))  # users arrive spread out, not as one burst
+    client = await signed_in(url, LOAD_EMAIL, password)
+    questions = QUESTIONS.get(corpus, QUESTIONS["adgm"])
+    try:
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            try:
+                response = await ask(client, rng.choice(questions), corpus, method)
+                body = response.json() if response.status_code == 200 else {}
+                sample = Sample(started, time.monotonic() - started, response.status_code,
+                                body.get("error") or (None if response.status_code == 200 else response.text[:200]),
+                                body.get("notices", []), body.get("timings_ms", {}))
+            except Exception as exc:  # noqa: BLE001 — every failure is a counted error, never a crash of the bench
+                sample = Sample(started, time.monotonic() - started, 0, f"{type(exc).__name__}: {exc}"[:200])
+            samples.append(sample)
+            await asyncio.sleep(rng.uniform(0.5 * think_s, 1.5 * think_s))
+    finally:
+        await client.aclose()
+
+
+async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Event, out: list[dict]) -> None:
+    started = time.monotonic()
+    while not stop.is_set():
+        out.append({"t": round(time.monotonic() - started, 1), "app_mib": round(sum(rss_mib(p) for p in pids), 1),
+                    "neo4j_mib": rss_mib(neo4j_pid) if neo4j_pid else None})
+        try:
+            await asyncio.wait_for(stop.wait(), timeout=2)
+        except asyncio.TimeoutError:
+            pass
+
+
+def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: argparse.Namespace,
+              startup: dict) -> dict:
+    ok = [s for s in samples if s.status == 200 and s.error is None]
+    latencies = [s.seconds for s in samples]
+    expand = [s.timings["expand"] for s in ok if "expand" in s.timings]
+    search = [s.timings["search"] for s in ok if "search" in s.timings]
+    app_mem = [m["app_mib"] for m in memory]
+    quarter = max(1, len(app_mem) // 4)
+    graph_notices = sum(1 for s in samples if any("graph" in n.lower() for n in s.notices))
+    vector_notices = sum(1 for s in samples if any("chroma" in n.lower() or "vector" in n.lower() for n in s.notices))
+    return {
+        "users": args.users, "minutes": args.minutes, "corpus": args.corpus, "method": args.method or "citewalk",
+        "workers": len(startup.get("pids", [])) or None, "think_s_mean": args.think_s, "cpu_cores": os.cpu_count(),
+        "mode": "extractive", "startup_s": startup.get("seconds"),
+        "requests": len(samples), "ok": len(ok), "errors": len(samples) - len(ok),
+        "error_examples": sorted({s.error or str(s.status) for s in samples if s not in ok})[:5],
+        "throughput_rps": round(len(samples) / run_s, 2),
+        "latency_s": {f"p{q}": round(percentile(latencies, q), 3) for q in (50, 95, 99)}
+        | {"mean": round(statistics.fmean(latencies), 3) if latencies else 0.0, "max": round(max(latencies, default=0), 3)},
+        "neo4j": {"expand_ms_p50": round(percentile(expand, 50), 1), "expand_ms_p95": round(percentile(expand, 95), 1),
+                  "answers_with_graph_notice": graph_notices,
+                  "rss_mib_peak": max((m["neo4j_mib"] or 0 for m in memory), default=None)},
+        "retrieval": {"search_ms_p50": round(percentile(search, 50), 1), "search_ms_p95": round(percentile(search, 95), 1),
+                      "answers_with_vector_store_notice": vector_notices},
+        "app_memory_mib": {"start": app_mem[0] if app_mem else None, "peak": max(app_mem, default=None),
+                           "end": app_mem[-1] if app_mem else None,
+                           "first_quarter_mean": round(statistics.fmean(app_mem[:quarter]), 1) if app_mem else None,
+                           "last_quarter_mean": round(statistics.fmean(app_mem[-quarter:]), 1) if app_mem else None},
+        "memory_samples": memory,
+    }
+
+
+def _app_env(password: str, app_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)}
+    env.update({
+        # Its own throwaway app database and secret: the load run leaves the demo's accounts and threads alone.
+        "CITEWALK_DATABASE_URL": f"sqlite+aiosqlite:///{app_dir / 'load.db'}",
+        "CHAINLIT_AUTH_SECRET": secrets.token_urlsafe(48),
+        "CITEWALK_ADMIN_EMAIL": LOAD_EMAIL, "CITEWALK_ADMIN_PASSWORD": password,
+        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
+    })
+    return env
+
+
+async def drive(urls: list[str], password: str, args: argparse.Namespace, pids: list[int], startup: dict) -> dict:
+    from core.services.neo4j_server import running_pid
+
+    samples: list[Sample] = []
+    memory: list[dict] = []
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_memory(pids, running_pid(get_settings()), stop, memory))
+    started = time.monotonic()
+    deadline = started + args.minutes * 60
+    await asyncio.gather(*(user_loop(i, urls[i % len(urls)], password, args.corpus, args.method, deadline,
+                                     args.think_s, samples) for i in range(args.users)))
+    run_s = time.monotonic() - started
+    stop.set()
+    await sampler
+    return summarise(samples, memory, run_s, args, startup)
+
+
+def _loopback(url: str) -> str:
+    host = urlsplit(url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise SystemExit(f"--url must be on loopback (got {host}); this benchmark never leaves the machine")
+    return url.rstrip("/")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--corpus", default="adgm")
+    parser.add_argument("--method", default=None, help="retrieval method (default: the service's, citewalk)")
+    parser.add_argument("--think-s", type=float, default=5.0, help="mean pause between a user's questions")
+    parser.add_argument("--workers", type=int, default=1, help="app processes to start (ignored with --url)")
+    parser.add_argument("--url", action="append", default=[], help="a running app (repeatable); needs --password")
+    parser.add_argument("--password", default=None, help=f"password of {LOAD_EMAIL} on a running app")
+    parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
+    args = parser.parse_args(argv)
+    if args.users < 1 or args.users > 500 or args.minutes <= 0 or args.minutes > 30:
+        parser.error("--users must be 1–500 and --minutes 0–30")
+    with ExitStack() as stack:
+        if args.url:
+            urls, password, pids, startup = [_loopback(u) for u in args.url], args.password or "", [], {}
+        else:
+            from tests.app_process import running_app
+
+            password = secrets.token_urlsafe(16)
+            app_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="citewalk-load-")))
+            env = _app_env(password, app_dir)
+            began, urls = time.monotonic(), []
+            # One after the other: each start loads models on the same cores, and account creation must not race.
+            for n in range(args.workers):
+                urls.append(stack.enter_context(running_app(env, app_dir / f"worker-{n}.log", timeout_s=300)))
+            pids = [_pid_on_port(u) for u in urls]
+            startup = {"seconds": round(time.monotonic() - began, 1), "pids": pids}
+        result = asyncio.run(drive(urls, password, args, pids, startup))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(markdown_table(result))
+    return 0 if result["errors"] == 0 else 1
+
+
+def _pid_on_port(url: str) -> int:
+    """The app process listening on this URL's port (found via /proc, so no extra tools are needed)."""
+    port = urlsplit(url).port
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        if parts[3] == "0A" and int(parts[1].split(":")[1], 16) == port:
+            inodes.add(parts[9])
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd).removeprefix("socket:[").rstrip("]") in inodes for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
+        except (PermissionError, FileNotFoundError, OSError):
+            continue
+    raise RuntimeError(f"no process listens on {url}")
+
+
+def markdown_table(r: dict) -> str:
+    lat, mem, neo = r["latency_s"], r["app_memory_mib"], r["neo4j"]
+    rows = [
+        ("users × minutes", f"{r['users']} × {r['minutes']}"), ("app workers", r["workers"]),
+        ("mean think time", f"{r['think_s_mean']} s"), ("requests (errors)", f"{r['requests']} ({r['errors']})"),
+        ("throughput", f"{r['throughput_rps']} req/s"),
+        ("latency p50 / p95 / p99", f"{lat['p50']} / {lat['p95']} / {lat['p99']} s"),
+        ("app RSS start / peak / end", f"{mem['start']} / {mem['peak']} / {mem['end']} MiB"),
+        ("app RSS first / last quarter", f"{mem['first_quarter_mean']} / {mem['last_quarter_mean']} MiB"),
+        ("Neo4j expand p50 / p95", f"{neo['expand_ms_p50']} / {neo['expand_ms_p95']} ms"),
+        ("search p50 / p95", f"{r['retrieval']['search_ms_p50']} / {r['retrieval']['search_ms_p95']} ms"),
+        ("graph / vector-store notices", f"{neo['answers_with_graph_notice']} / {r['retrieval']['answers_with_vector_store_notice']}"),
+    ]
+    return "| measure | value |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

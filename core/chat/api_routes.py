@@ -1,0 +1,92 @@
+"""`POST /api/ask`: the answering service over JSON, for programmatic clients and the load benchmark.
+
+Auth is Chainlit's own session JWT, so there is one account system: a client signs in with
+`POST /login` (form fields username/password, as the chat's login page does) and sends the
+`access_token` cookie it gets back, or the same JWT as `Authorization: Bearer <jwt>`. In the
+anonymous demo mode (CITEWALK_APP_ANONYMOUS) no sign-in is needed, as in the chat.
+
+Answering is CPU-bound (embedding, BM25, scoring) and mostly runs in worker threads; a semaphore bounds
+how many run at once so that a burst queues instead of thrashing a small machine's cores and memory.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Callable
+
+from chainlit.auth import get_current_user
+from chainlit.user import PersistedUser, User
+from fastapi import Depends, FastAPI, HTTPException
+from neo4j import Driver
+from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from core.answer.deps import open_stores
+from core.answer.models import AnswerEnvelope
+from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.chat.evidence import answer_view
+from core.chat.share_routes import routes_first
+from core.chat.warmup import answerable_corpora
+from core.retrieval.registry import RETRIEVERS
+from core.settings import Settings
+from core.sharing import create_link
+
+ANONYMOUS = "anonymous"
+# Raw request cap, far above question_max_chars: longer bodies are refused before any work; shorter
+# over-long questions get the service's own "please shorten it" answer.
+MAX_BODY_CHARS = 200_000
+# Two answers per core keep both cores busy while one waits on Neo4j; more only adds contention.
+CONCURRENT_ANSWERS = max(2, 2 * (os.cpu_count() or 1))
+
+
+class AskRequest(BaseModel):
+    question: str = Field(max_length=MAX_BODY_CHARS)
+    corpus: str | None = Field(default=None, max_length=200, description="default: the app's default corpus")
+    method: str = DEFAULT_METHOD
+    share: bool = Field(default=False, description="also create a permalink (/answers/<token>) to the answer")
+
+
+class AskResponse(AnswerEnvelope):
+    permalink: str | None = Field(default=None, description="path of the shared answer when `share` was asked")
+
+
+def _corpus(requested: str | None, settings: Settings) -> str:
+    corpus = requested or settings.default_corpus
+    # Checked against what is on disk: an unknown name is a 404, and never reaches a store as text.
+    if corpus not in answerable_corpora(settings):
+        raise HTTPException(status_code=404, detail=f"unknown corpus {corpus[:80]!r}")
+    return corpus
+
+
+def _method(requested: str) -> str:
+    if requested not in RETRIEVERS:
+        raise HTTPException(status_code=422, detail=f"unknown method; choose from {', '.join(sorted(RETRIEVERS))}")
+    return requested
+
+
+def _driver_or_none(graph_driver: Callable[[], Driver]) -> Driver | None:
+    try:
+        return graph_driver()
+    except Exception:  # noqa: BLE001 — Neo4j down: the shared view is built from the envelope alone
+        return None
+
+
+def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, graph_driver: Callable[[], Driver]) -> None:
+    gate = asyncio.Semaphore(CONCURRENT_ANSWERS)
+
+    async def ask(body: AskRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> AskResponse:
+        corpus, method = _corpus(body.corpus, settings), _method(body.method)
+        async with gate:
+            stores = await asyncio.to_thread(open_stores, settings, corpus, method)
+            envelope = await answer_question_async(body.question, corpus, settings, method=method, stores=stores)
+            permalink = None
+            if body.share and envelope.error is None:
+                driver = await asyncio.to_thread(_driver_or_none, graph_driver)
+                view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
+                author = user.identifier if user else ANONYMOUS
+                permalink = f"/answers/{await create_link(engine, author, f'api-{uuid.uuid4()}', view)}"
+        return AskResponse(**envelope.model_dump(), permalink=permalink)
+
+    app.add_api_route("/api/ask", ask, methods=["POST"], response_model=AskResponse)
+    routes_first(app, 1)

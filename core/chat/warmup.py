@@ -1,0 +1,38 @@
+"""Which corpora this process can answer, and loading their stores before the first user arrives.
+
+A cold process spends ~10 s loading the embedding model, the BM25 index and the vectors on its first
+question; answering one throwaway question per corpus at start-up moves that cost out of a user's request.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.settings import Settings
+
+log = logging.getLogger("citewalk.warmup")
+WARMUP_QUESTION = "What does this regulation require?"
+
+
+def answerable_corpora(settings: Settings) -> list[str]:
+    """Corpora with a lexical index on disk: known without Neo4j, and never a path built from user input."""
+    root = settings.lexical_path
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "unit_ids.json").is_file())
+
+
+async def warm_up(settings: Settings, method: str = DEFAULT_METHOD) -> dict[str, float]:
+    """Seconds per corpus; a corpus that fails to load is logged and left cold (the app still starts)."""
+    took: dict[str, float] = {}
+    for corpus in answerable_corpora(settings):
+        started = time.perf_counter()
+        try:
+            await answer_question_async(WARMUP_QUESTION, corpus, settings, method=method)
+        except Exception:  # noqa: BLE001 — a broken corpus must not keep the others (or the app) down
+            log.exception("warm-up of corpus %r failed; its first question will load it", corpus)
+            continue
+        took[corpus] = round(time.perf_counter() - started, 2)
+    log.info("stores warmed up: %s", took)
+    return took

@@ -1,0 +1,104 @@
+"""Neo4j stopped while the app serves: answers fall back to retrieval without expansion and say so, in the
+envelope and in what the user sees; when Neo4j is back, expansion resumes without restarting anything.
+
+Runs on a private Neo4j (own data dir and port), so stopping it cannot disturb the other tests.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from core.answer.deps import open_stores
+from core.answer.models import AnswerEnvelope
+from core.answer.service import answer_question_async
+from core.chat.evidence import answer_view
+from core.chat.limits import limited
+from core.render.markdown import answer_markdown
+from core.retrieval import stores as retrieval_stores
+from core.services import neo4j_server
+from core.settings import Settings
+from tests.app_process import app_env, running_app
+from tests.hardening_support import DISCLOSURE_QUESTION, api_client, ingest, private_neo4j, write_tiny_corpus
+
+CORPUS = "tinydown"
+ADMIN = ("ops@example.org", "ops-pass-1")
+__all__ = ["private_neo4j"]  # the fixture, imported for pytest
+
+
+@pytest.fixture(scope="module")
+def corpus(private_neo4j: Settings, tmp_path_factory) -> str:
+    ingest(write_tiny_corpus(tmp_path_factory.mktemp("tiny")), CORPUS, private_neo4j)
+    return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def quick_reconnect(monkeypatch) -> None:
+    # The retrieval layer waits a few seconds between reconnect attempts; the test need not.
+    monkeypatch.setattr(retrieval_stores, "_RECONNECT_EVERY_S", 0.0)
+
+
+def _graph_notices(notices: list[str]) -> list[str]:
+    return [n for n in notices if "graph" in n.lower()]
+
+
+def _ask(settings: Settings) -> AnswerEnvelope:
+    async def run() -> AnswerEnvelope:
+        # Few seeds, so that whatever else the evidence holds was reached over citation edges.
+        stores = limited(open_stores(settings, CORPUS, "citewalk"), k=2, max_hops=2, edge_types=["REFERENCES"])
+        return await answer_question_async(DISCLOSURE_QUESTION, CORPUS, settings, stores=stores)
+
+    return asyncio.run(run())
+
+
+def _expanded(envelope: AnswerEnvelope) -> set[str]:
+    return set(envelope.evidence_ids) - set(envelope.seed_ids)
+
+
+@pytest.fixture()
+def restart_afterwards(private_neo4j: Settings) -> Iterator[None]:
+    yield
+    neo4j_server.start(private_neo4j)  # whatever the test did, the next one finds Neo4j up
+
+
+def test_service_degrades_and_recovers(private_neo4j: Settings, corpus: str, restart_afterwards) -> None:
+    up = _ask(private_neo4j)
+    assert up.error is None and up.answer.rules and not _graph_notices(up.notices)
+    assert _expanded(up), "with Neo4j up the answer should use units reached over citations"
+
+    neo4j_server.stop(private_neo4j)
+    down = _ask(private_neo4j)
+    assert down.error is None and down.answer.rules, "retrieval alone must still answer"
+    assert _graph_notices(down.notices), down.notices
+    assert not _expanded(down)
+    assert {r.unit_id for r in down.answer.rules} <= set(down.evidence_ids)
+    view = answer_view(None, private_neo4j.neo4j_database, down)
+    assert any("graph" in line.lower() and "Note" in line for line in answer_markdown(view).splitlines())
+
+    neo4j_server.start(private_neo4j)
+    back = _ask(private_neo4j)
+    assert back.error is None and not _graph_notices(back.notices) and _expanded(back)
+
+
+def test_app_degrades_and_recovers_over_http(private_neo4j: Settings, corpus: str, tmp_path_factory,
+                                            restart_afterwards) -> None:
+    env = app_env(private_neo4j, {}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS}
+    with running_app(env, tmp_path_factory.mktemp("app-down") / "chainlit.log") as url:
+        client = api_client(url, *ADMIN)
+        up = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
+        assert up.status_code == 200 and not _graph_notices(up.json()["notices"])
+
+        neo4j_server.stop(private_neo4j)
+        down = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION, "share": True})
+        assert down.status_code == 200, down.text
+        body = down.json()
+        assert body["error"] is None and body["answer"]["rules"] and _graph_notices(body["notices"])
+        # What the user reads (the shared page renders the same view as the chat message) names the fallback.
+        page = client.get(body["permalink"])
+        assert page.status_code == 200 and _graph_notices(body["notices"])[0].split(":")[0] in page.text
+
+        neo4j_server.start(private_neo4j)
+        back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
+        assert back.status_code == 200 and not _graph_notices(back.json()["notices"])
+        client.close()
