@@ -25,6 +25,7 @@ async def answer_in_chat(
     presenter = StepPresenter()
     envelope: AnswerEnvelope | None = None
     try:
+        await presenter.prepare(f"corpus {options.corpus}, method {options.method}")
         stores = await asyncio.to_thread(open_stores, settings, options.corpus, options.method)
         stores = limited(stores, options.k, options.hops, options.edge_types)
         async for event in stream_answer(question, options.corpus, settings, method=options.method, stores=stores):

@@ -1,6 +1,8 @@
 """Shows the answerer's progress events as live Chainlit steps, each closed with its detail and timing."""
 from __future__ import annotations
 
+import time
+
 import chainlit as cl
 from chainlit.utils import utc_now
 
@@ -39,8 +41,26 @@ class StepPresenter:
         self.answer: cl.Message | None = None
         self.open: dict[str, list[cl.Step]] = {}
         self.notices: list[str] = []
+        self.prepare_started = 0.0
+
+    async def prepare(self, detail: str) -> None:
+        """A step shown at once, before any work: the officer sees the run start while stores open."""
+        step = cl.Step(name="Preparing the search", type="tool", show_input=False, parent_id=self.parent_id)
+        step.input = detail
+        step.start = utc_now()
+        self.open.setdefault("prepare", []).append(step)
+        self.prepare_started = time.perf_counter()
+        await step.send()
+
+    async def _close_prepare(self) -> None:
+        for step in self.open.pop("prepare", []):
+            step.end = utc_now()
+            step.output = f"ready · {(time.perf_counter() - self.prepare_started) * 1000:,.0f} ms"
+            await step.update()
 
     async def handle(self, event: AnswerEvent) -> None:
+        if "prepare" in self.open:
+            await self._close_prepare()
         if isinstance(event, StepStarted):
             step = cl.Step(name=step_title(event.step), type="tool", show_input=False, parent_id=self.parent_id)
             step.input = event.detail
