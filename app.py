@@ -41,6 +41,14 @@ def graph_driver() -> Driver:
     return connect(settings, start_local=False)
 
 
+def graph_driver_or_none() -> Driver | None:
+    """None while Neo4j is unreachable: answers then come from search alone, with a notice."""
+    try:
+        return graph_driver()
+    except Exception:
+        return None
+
+
 install_api_routes(fastapi_app, engine, settings, graph_driver)
 
 
@@ -75,7 +83,13 @@ async def starters(user: cl.User | None = None, language: str | None = None) -> 
 
 
 async def _corpora() -> list[str]:
-    found = await asyncio.to_thread(ingested_corpora, graph_driver(), settings.neo4j_database)
+    try:
+        found = await asyncio.to_thread(ingested_corpora, graph_driver(), settings.neo4j_database)
+    except Exception as exc:  # Neo4j down at chat start: the chat still opens; answers say expansion is off.
+        graph_driver.cache_clear()
+        await cl.Message(content=f"Note: the citation graph is unavailable ({type(exc).__name__}); "
+                                 "answers use search only until it is back.").send()
+        found = []
     return ordered_corpora(found or [settings.default_corpus], settings.default_corpus)
 
 
@@ -118,7 +132,7 @@ async def settings_update(values: dict) -> None:
 
 @cl.on_message
 async def on_message(message: cl.Message) -> None:
-    shown = await answer_in_chat(message.content, _options(), settings, graph_driver())
+    shown = await answer_in_chat(message.content, _options(), settings, graph_driver_or_none())
     if shown is not None:
         message_id, view = shown
         _views()[message_id] = view

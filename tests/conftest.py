@@ -21,20 +21,21 @@ def shared_root() -> Path:
     return get_settings().shared
 
 
+def _shared_corpus(shared_root: Path, name: str) -> Path:
+    path = shared_root / "corpora" / name
+    if not path.exists():
+        pytest.skip(f"{name} corpus not found under {shared_root} (set CITEWALK_SHARED)")
+    return path
+
+
 @pytest.fixture(scope="session")
 def hipaa_dir(shared_root: Path) -> Path:
-    path = shared_root / "corpora" / "hipaa"
-    if not path.exists():
-        pytest.skip(f"HIPAA corpus not found under {shared_root} (set CITEWALK_SHARED)")
-    return path
+    return _shared_corpus(shared_root, "hipaa")
 
 
 @pytest.fixture(scope="session")
 def adgm_dir(shared_root: Path) -> Path:
-    path = shared_root / "corpora" / "adgm"
-    if not path.exists():
-        pytest.skip(f"ADGM corpus not found under {shared_root} (set CITEWALK_SHARED)")
-    return path
+    return _shared_corpus(shared_root, "adgm")
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from core.settings import Settings
 
 
 async def answer_in_chat(
-    question: str, options: RunOptions, settings: Settings, driver: Driver
+    question: str, options: RunOptions, settings: Settings, driver: Driver | None
 ) -> tuple[str, AnswerView] | None:
     """Returns (answer message id, view) so the Copy-link action can find what to snapshot."""
     presenter = StepPresenter()
