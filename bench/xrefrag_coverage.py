@@ -12,11 +12,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from ingest.citations.terms import DefinedTermFinder
-from ingest.graph import find_mentions
+from ingest.graph import build_graph
 from ingest.models import Document, Edge, EdgeType
-from ingest.parsers.adgm import AdgmFormat
-from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
+from ingest.stages import StageRecorder
 
 CORPUS = "adgm"
 PAIRS = Path("bench") / "xrefrag_fsra_dev.jsonl"
@@ -25,23 +23,21 @@ PAIRS = Path("bench") / "xrefrag_fsra_dev.jsonl"
 def build_adgm_graph(shared: Path) -> tuple[list[Document], list[Edge], dict[str, float | int]]:
     """Parse, find and resolve the shared ADGM corpus in memory; returns documents, edges and stats."""
     started = time.perf_counter()
-    fmt = AdgmFormat()
-    parsed = fmt.parse([shared / "corpora" / "adgm"], CORPUS)
-    documents = parsed.documents
-    mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
-    resolution = resolve_mentions(mentions, KeyIndex(documents), CORPUS)
-    edges = structure_edges(documents) + resolution.edges
-    citations = [e for e in resolution.edges if e.resolution != "inferred"]
+    recorder = StageRecorder()
+    graph = build_graph([shared / "corpora" / "adgm"], CORPUS, forced_format="adgm", recorder=recorder)
+    documents, edges = graph.documents, graph.edges
+    mentions = next(stage.items for stage in recorder.stages if stage.name == "find citations")
+    citations = [e for e in edges if e.type is not EdgeType.CONTAINS and e.resolution != "inferred"]
     stats: dict[str, float | int] = {
         "seconds": round(time.perf_counter() - started, 2),
         "units": sum(len(d.units) for d in documents),
-        "failures": len(parsed.failures),
-        "mentions": len(mentions),
+        "failures": len(graph.failures),
+        "mentions": mentions,
         "citation_edges": len(citations),
         "resolved": sum(1 for e in citations if e.resolution in ("exact", "ancestor")),
         "resolved_exact": sum(1 for e in citations if e.resolution == "exact"),
         "external": sum(1 for e in citations if e.resolution == "external"),
-        "external_nodes": len(resolution.externals),
+        "external_nodes": len(graph.externals),
     }
     return documents, edges, stats
 

@@ -1,6 +1,7 @@
 """Parse → find → resolve, in memory: the graph a corpus yields, before anything is written."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -10,6 +11,7 @@ from ingest.citations.terms import DefinedTermFinder
 from ingest.formats import pick_format
 from ingest.models import Document, Edge, ExternalRef, Mention, ParseFailure
 from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
+from ingest.stages import StageRecorder
 
 
 class CorpusGraph(BaseModel):
@@ -38,18 +40,32 @@ def find_mentions(documents: list[Document], finder, terms: DefinedTermFinder) -
     return mentions
 
 
-def build_graph(paths: list[Path], corpus: str, forced_format: str | None = None) -> CorpusGraph:
-    fmt = pick_format(paths, forced_format)
-    parsed = fmt.parse(paths, corpus)
+def build_graph(
+    paths: list[Path], corpus: str, forced_format: str | None = None, recorder: StageRecorder | None = None,
+    known_keys: Callable[[list[str]], dict[str, str]] | None = None,
+) -> CorpusGraph:
+    """The one parse → find → resolve path, each stage timed by the recorder.
+
+    known_keys(document_ids) → stored address keys of the corpus's other documents, so citations into
+    documents not re-read this run still resolve (ingest passes the Neo4j lookup; benchmarks pass None).
+    """
+    recorder = recorder or StageRecorder()
+    with recorder.stage("parse") as stage:
+        fmt = pick_format(paths, forced_format)
+        parsed = fmt.parse(paths, corpus)
+        stage.items = sum(len(d.units) for d in parsed.documents)
     documents = parsed.documents
-    mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
-    resolution = resolve_mentions(mentions, KeyIndex(documents), corpus)
+    with recorder.stage("find citations") as stage:
+        mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
+        stage.items = len(mentions)
+    with recorder.stage("resolve") as stage:
+        index = KeyIndex(documents)
+        if known_keys is not None:
+            index.add_fallback(known_keys([d.id for d in documents]))
+        resolution = resolve_mentions(mentions, index, corpus)
+        edges = structure_edges(documents) + resolution.edges
+        stage.items = len(edges)
     return CorpusGraph(
-        corpus=corpus,
-        format=fmt.name,
-        documents=documents,
-        edges=structure_edges(documents) + resolution.edges,
-        externals=resolution.externals,
-        failures=parsed.failures,
-        notes=parsed.notes,
+        corpus=corpus, format=fmt.name, documents=documents, edges=edges, externals=resolution.externals,
+        failures=parsed.failures, notes=parsed.notes,
     )

@@ -10,11 +10,8 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm
 
 from core.settings import Settings
-from ingest.citations.terms import DefinedTermFinder
-from ingest.formats import pick_format
-from ingest.graph import CorpusGraph, find_mentions
+from ingest.graph import CorpusGraph, build_graph
 from ingest.models import Document, Edge, ParseFailure
-from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
 from ingest.stages import StageRecorder, StageStats
 
 
@@ -38,31 +35,6 @@ class IngestSummary(BaseModel):
 
 def _bar(iterable, desc: str, total: int | None = None, quiet: bool = False):
     return tqdm(iterable, desc=f"{desc:<18}", total=total, unit="doc", disable=quiet, leave=False)
-
-
-def build_corpus_graph(
-    paths: list[Path], corpus: str, forced_format: str | None, recorder: StageRecorder, known_keys=None
-) -> CorpusGraph:
-    """known_keys(document_ids) → stored address keys of the corpus's other documents (or None)."""
-    with recorder.stage("parse") as stage:
-        fmt = pick_format(paths, forced_format)
-        parsed = fmt.parse(paths, corpus)
-        stage.items = sum(len(d.units) for d in parsed.documents)
-    documents = parsed.documents
-    with recorder.stage("find citations") as stage:
-        mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
-        stage.items = len(mentions)
-    with recorder.stage("resolve") as stage:
-        index = KeyIndex(documents)
-        if known_keys is not None:
-            index.add_fallback(known_keys([d.id for d in documents]))
-        resolution = resolve_mentions(mentions, index, corpus)
-        edges = structure_edges(documents) + resolution.edges
-        stage.items = len(edges)
-    return CorpusGraph(
-        corpus=corpus, format=fmt.name, documents=documents, edges=edges, externals=resolution.externals,
-        failures=parsed.failures, notes=parsed.notes,
-    )
 
 
 def document_hash(document: Document, edges: list[Edge], model: str) -> str:
@@ -92,7 +64,7 @@ def run_ingest(
 
     recorder = StageRecorder()
     if dry_run:
-        graph = build_corpus_graph(paths, corpus, forced_format, recorder)
+        graph = build_graph(paths, corpus, forced_format, recorder)
         summary = summarize(graph)
         summary.dry_run = True
         summary.stages = recorder.stages
@@ -101,7 +73,7 @@ def run_ingest(
         driver = neo4j_store.connect(settings)
         neo4j_store.ensure_schema(driver, settings.neo4j_database)
     try:
-        graph = build_corpus_graph(
+        graph = build_graph(
             paths, corpus, forced_format, recorder,
             known_keys=lambda docs: neo4j_store.stored_keys(driver, settings.neo4j_database, corpus, docs),
         )
