@@ -25,6 +25,7 @@ SCREENS = RESULTS / "screens"
 ADMIN = ("officer@example.org", "officer-pass-1")
 READER = ("reader@example.org", "reader-pass-1")
 ANSWER_TIMEOUT_MS = 240_000
+WARM_QUESTIONS = 5
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
 
@@ -89,21 +90,54 @@ def _hostile_link(settings: Settings) -> str:
     return asyncio.run(make())
 
 
-def _ask_and_time(page, question: str) -> tuple[float, float, float]:
-    """Type a question; seconds until the chat echoes it, its first step shows, and its cards and graph show."""
+# Times taken inside the page, on its own clock: from the click event to the frame in which the first new
+# step, and later the answer's graph, is painted. Playwright's own polling (CDP round trips on a loaded
+# 2-core machine) adds 0.1-0.4 s that the officer never sees, so it is reported apart as `harness_*`.
+PAGE_CLOCK = """([stepSel, doneSel]) => {
+  const count = sel => document.querySelectorAll(sel).length;
+  const before = {step: count(stepSel), done: count(doneSel)};
+  const marks = window.__citewalkMarks = {click: null, step: null, done: null};
+  const painted = key => requestAnimationFrame(() => { marks[key] = performance.now(); });
+  document.addEventListener("click", () => { if (marks.click === null) marks.click = performance.now(); },
+                            {capture: true, once: true});
+  const seen = {step: false, done: false};
+  const observer = new MutationObserver(() => {
+    if (!seen.step && count(stepSel) > before.step) { seen.step = true; painted("step"); }
+    if (!seen.done && count(doneSel) > before.done) { seen.done = true; painted("done"); observer.disconnect(); }
+  });
+  observer.observe(document.body, {subtree: true, childList: true});
+}"""
+STEP_SELECTOR = '[data-step-type="tool"]'
+DONE_SELECTOR = "iframe.citation-graph-frame"
+
+
+def _arm_page_clock(page) -> None:
+    page.evaluate(PAGE_CLOCK, [STEP_SELECTOR, DONE_SELECTOR])
+
+
+def _page_clock(page) -> tuple[float, float]:
+    """(click → first step painted, click → graph painted) in seconds, read once both have happened."""
+    page.wait_for_function("() => window.__citewalkMarks.done !== null", timeout=ANSWER_TIMEOUT_MS)
+    marks = page.evaluate("window.__citewalkMarks")
+    return (marks["step"] - marks["click"]) / 1000, (marks["done"] - marks["click"]) / 1000
+
+
+def _ask_and_time(page, question: str) -> dict[str, float]:
+    """Type a question and time, on the page's clock, its first step and its finished answer."""
     counts = "s => document.querySelectorAll(s.sel).length > s.n"
-    echoes_before = page.locator('[data-step-type="user_message"]').count()
-    steps_before = page.locator('[data-step-type="tool"]').count()
-    frames_before = page.locator("iframe.citation-graph-frame").count()
+    steps_before = page.locator(STEP_SELECTOR).count()
     page.locator("#chat-input").fill(question)
+    _arm_page_clock(page)
     sent = time.perf_counter()
     page.locator("#chat-submit").click()
-    page.wait_for_function(counts, arg={"sel": '[data-step-type="user_message"]', "n": echoes_before}, timeout=ANSWER_TIMEOUT_MS)
-    echoed = time.perf_counter() - sent
-    page.wait_for_function(counts, arg={"sel": '[data-step-type="tool"]', "n": steps_before}, timeout=ANSWER_TIMEOUT_MS)
-    first_step = time.perf_counter() - sent
-    page.wait_for_function(counts, arg={"sel": "iframe.citation-graph-frame", "n": frames_before}, timeout=ANSWER_TIMEOUT_MS)
-    return first_step, time.perf_counter() - sent, echoed
+    page.wait_for_function(counts, arg={"sel": STEP_SELECTOR, "n": steps_before}, timeout=ANSWER_TIMEOUT_MS)
+    harness_step = time.perf_counter() - sent
+    first_step, complete = _page_clock(page)
+    return {"first_step": first_step, "complete": complete, "harness_first_step": harness_step}
+
+
+def _rounded(values: list[float]) -> list[float]:
+    return [round(v, 3) for v in values]
 
 
 def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings, neo4j_driver):
@@ -123,14 +157,15 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         starter = page.locator('[id^="starter-"]').first
         starter.wait_for(timeout=60_000)
         question = next(s.question for s in starters_for("hipaa") if s.label == starter.inner_text().strip())
+        _arm_page_clock(page)
         clicked = time.perf_counter()
         starter.click()
-        page.locator('[data-step-type="tool"]').first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        timings["first_visible_step_s"] = round(time.perf_counter() - clicked, 2)
+        page.locator(STEP_SELECTOR).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        timings["harness_first_step_s"] = round(time.perf_counter() - clicked, 3)
+        first_step, complete = _page_clock(page)
+        timings["first_visible_step_s"], timings["complete_answer_s"] = round(first_step, 3), round(complete, 3)
         cards = page.locator('[data-testid="answer-cards"] .rule-card')
         cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        page.locator("iframe.citation-graph-frame").first.wait_for(timeout=60_000)
-        timings["complete_answer_s"] = round(time.perf_counter() - clicked, 2)
 
         labels = [cards.nth(i).get_attribute("data-label") for i in range(cards.count())]
         assert labels and _unit_labels_exist(neo4j_driver, test_settings.neo4j_database, labels)
@@ -142,12 +177,13 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         page.screenshot(path=str(SCREENS / "chat.png"), full_page=True)
 
         # Warm timings: further questions typed into the same chat, as an officer would ask them.
-        warm = [_ask_and_time(page, s.question) for s in starters_for("hipaa") if s.question != question][:3]
-        timings["warm_first_step_s"] = [round(w[0], 2) for w in warm]
-        timings["warm_complete_answer_s"] = [round(w[1], 2) for w in warm]
-        timings["warm_question_echoed_s"] = [round(w[2], 2) for w in warm]
-        timings["warm_first_step_p50_s"] = round(statistics.median(w[0] for w in warm), 2)
-        timings["warm_complete_answer_p50_s"] = round(statistics.median(w[1] for w in warm), 2)
+        others = [s.question for s in starters_for("hipaa") if s.question != question]
+        warm = [_ask_and_time(page, others[i % len(others)]) for i in range(WARM_QUESTIONS)]
+        for key in ("first_step", "complete", "harness_first_step"):
+            timings[f"warm_{key}_s"] = _rounded([w[key] for w in warm])
+        timings["warm_first_step_p50_s"] = round(statistics.median(w["first_step"] for w in warm), 3)
+        timings["warm_complete_answer_p50_s"] = round(statistics.median(w["complete"] for w in warm), 3)
+        timings["warm_harness_first_step_p50_s"] = round(statistics.median(w["harness_first_step"] for w in warm), 3)
 
         page.get_by_role("button", name="Copy link").first.click()
         link_input = page.locator('[data-testid="share-link"] input.share-url')
@@ -187,6 +223,9 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "browser_timings.json").write_text(json.dumps({
         "question": question, **timings,
-        "note": "first_* / complete_*: starter click → first step visible / → answer cards and graph visible, first "
-                "question of the session; warm_*: three further questions typed into the chat; extractive mode",
+        "note": "Measured on the page's own clock (performance.now): click event → the animation frame in which the "
+                "first new step / the answer's graph is painted. first_*/complete_*: the starter, first question "
+                "of the session; warm_*: further questions typed into the chat; harness_*: the same first step as "
+                "seen by Playwright's polling over CDP, which adds its own delay; extractive mode, browser and "
+                "app on the same 2-core machine",
     }, indent=2) + "\n")
