@@ -1,0 +1,157 @@
+"""First-stage sweep: how far BM25 variants, score fusion and dense feedback go on a question set.
+
+    python -m bench.first_stage --questions FILE [--format obliqa|xrefrag|units] [--corpus adgm]
+        [--out bench/results/first_stage_obliqa_dev.json] [--limit N]
+
+Flat rankings only (no citation expansion), each scored with the same ranx metrics as bench.retrieval,
+overall and split by how many gold units a question has. It answers "is the first stage the ceiling?"
+before anyone tunes expansion: every variant here reuses the stores `python -m ingest` built and
+changes one thing at a time (BM25 k1/b or formula, the lexical share of the fusion, pseudo-relevance
+feedback on the question vector).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from bench.retrieval import Question, evaluate, load_questions
+from core.retrieval.fusion import normalise_top
+from core.retrieval.stores import CorpusStores, open_stores
+from core.settings import get_settings
+
+DEPTH = 100
+BM25_VARIANTS = [("lucene", 1.2, 0.75), ("lucene", 0.9, 0.4), ("lucene", 1.5, 0.75), ("lucene", 1.2, 0.5),
+                 ("lucene", 1.2, 0.9), ("bm25+", 1.2, 0.75)]
+FUSION_WEIGHTS = [0.6, 0.7, 0.8, 0.9]
+PRF_SEEDS, PRF_BETA = 3, 1.0
+
+
+def context_texts(stores: CorpusStores) -> list[str]:
+    """The default method's lexical view: unit text plus its ancestors' headings."""
+    from core.lexical import unit_search_text
+
+    texts = []
+    for uid in stores.unit_ids:
+        info, heads, parent = stores.units[uid], [], stores.units[uid].parent_id
+        while parent and parent in stores.units and len(heads) < stores.config.context_depth:
+            heads.append(stores.units[parent].title)
+            parent = stores.units[parent].parent_id
+        texts.append(unit_search_text(info.label, info.title, info.text) + "\n" + " ".join(h for h in heads if h))
+    return texts
+
+
+def bm25_scorer(texts: list[str], method: str, k1: float, b: float) -> Callable[[str], np.ndarray]:
+    import bm25s
+
+    from core.lexical import tokenize
+
+    index = bm25s.BM25(k1=k1, b=b, method=method)
+    index.index([tokenize(t) or ["_empty_"] for t in texts], show_progress=False)
+
+    def score(question: str) -> np.ndarray:
+        tokens = tokenize(question)
+        return np.asarray(index.get_scores(tokens), dtype=np.float32) if tokens else np.zeros(len(texts), np.float32)
+
+    return score
+
+
+def as_run(stores: CorpusStores, questions: list[Question], scores: list[np.ndarray]) -> dict[str, list[tuple[str, float]]]:
+    run = {}
+    for q, s in zip(questions, scores):
+        top = np.argpartition(-s, DEPTH)[:DEPTH]
+        top = top[np.argsort(-s[top], kind="stable")]
+        run[q.id] = [(stores.unit_ids[i], float(s[i])) for i in top]
+    return run
+
+
+def fused(lexical: np.ndarray, dense: np.ndarray, weight: float) -> np.ndarray:
+    """The same fusion as Query.fused: BM25 / its max + cosine min–max over the top 100."""
+    peak = float(lexical.max())
+    return weight * (lexical / peak if peak > 0 else lexical) + (1 - weight) * normalise_top(dense)
+
+
+def unit_vectors(stores: CorpusStores) -> np.ndarray:
+    """Each unit's first window vector (the one that covers its opening words)."""
+    out = np.zeros((len(stores.unit_ids), stores.window_matrix.shape[1]), dtype=np.float32)
+    for row in reversed(range(len(stores.window_unit))):
+        out[stores.window_unit[row]] = stores.window_matrix[row]
+    return out
+
+
+def by_gold_count(questions: list[Question], run: dict, k: int) -> dict[str, dict[str, float]]:
+    groups: dict[str, list[Question]] = {}
+    for q in questions:
+        groups.setdefault(str(min(len(q.gold), 3)) + ("+" if len(q.gold) >= 3 else ""), []).append(q)
+    return {name: {**evaluate(group, run, k), "n": len(group)} for name, group in sorted(groups.items())}
+
+
+def sweep(stores: CorpusStores, questions: list[Question], k: int) -> dict[str, dict]:
+    texts = context_texts(stores)
+    started = time.perf_counter()
+    vectors = stores.embedder.model.encode([q.question for q in questions], normalize_embeddings=True,
+                                           convert_to_numpy=True, batch_size=64)
+    dense = [stores.dense_scores(v) for v in vectors]
+    plain = [stores.lexical_scores(q.question) for q in questions]
+    default_bm25 = bm25_scorer(texts, *BM25_VARIANTS[0])
+    context = [default_bm25(q.question) for q in questions]
+    print(f"scored dense, bm25 and bm25+headings in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    variants: dict[str, list[np.ndarray]] = {"bm25": plain, "bm25+headings": context, "dense": dense}
+    for w in FUSION_WEIGHTS:
+        variants[f"fused w={w}"] = [fused(lx, d, w) for lx, d in zip(context, dense)]
+    # Pseudo-relevance feedback: the question vector moved towards the top fused hits' vectors.
+    units = unit_vectors(stores)
+    base = variants["fused w=0.8"]
+    moved = []
+    for v, s in zip(vectors, base):
+        top = np.argpartition(-s, PRF_SEEDS)[:PRF_SEEDS]
+        q = v + PRF_BETA * units[top].mean(axis=0)
+        moved.append(stores.dense_scores(q / np.linalg.norm(q)))
+    variants[f"dense+prf{PRF_SEEDS}"] = moved
+    variants[f"fused w=0.8, dense+prf{PRF_SEEDS}"] = [fused(lx, d, 0.8) for lx, d in zip(context, moved)]
+    for method, k1, b in BM25_VARIANTS[1:]:
+        score = bm25_scorer(texts, method, k1, b)
+        lexical = [score(q.question) for q in questions]
+        variants[f"{method} k1={k1} b={b}"] = lexical
+        variants[f"fused w=0.8, {method} k1={k1} b={b}"] = [fused(lx, d, 0.8) for lx, d in zip(lexical, dense)]
+    report = {}
+    for name, scores in variants.items():
+        run = as_run(stores, questions, scores)
+        report[name] = {**evaluate(questions, run, k), "by_gold_count": by_gold_count(questions, run, k)}
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.first_stage", description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=Path, required=True)
+    parser.add_argument("--format", choices=["xrefrag", "obliqa", "units"])
+    parser.add_argument("--corpus", default="adgm")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    questions, fmt, by_label = load_questions(args.questions, args.format, args.limit)
+    if by_label:
+        parser.error("gold given as labels: this sweep needs gold unit ids")
+    stores = open_stores(get_settings(), args.corpus)
+    try:
+        report = sweep(stores, questions, args.k)
+    finally:
+        stores.close()
+    metrics = [f"Recall@{args.k}", "MAP@10", "nDCG@10", "FullCov@10"]
+    print(f"{'variant':40s}" + "".join(f"{m:>12s}" for m in metrics))
+    for name, values in report.items():
+        print(f"{name:40s}" + "".join(f"{values[m]:12.4f}" for m in metrics))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"questions": str(args.questions), "format": fmt, "corpus": args.corpus,
+                                    "n": len(questions), "variants": report}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
