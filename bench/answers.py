@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.report import save_json
 from core.answer.deps import open_stores
 from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope
@@ -151,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     overall = {k: v for k, v in result.items() if k != "per_question"}
     print(json.dumps(overall, indent=2))
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2) + "\n")
+        save_json(args.out, result)
     return 0
 
 

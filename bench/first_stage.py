@@ -12,7 +12,6 @@ feedback on the question vector).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.report import save_json
 from bench.retrieval import Question, evaluate, load_questions
 from core.retrieval.fusion import normalise_top
 from core.retrieval.stores import CorpusStores, open_stores
@@ -147,9 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'variant':40s}" + "".join(f"{m:>12s}" for m in metrics))
     for name, values in report.items():
         print(f"{name:40s}" + "".join(f"{values[m]:12.4f}" for m in metrics))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"questions": str(args.questions), "format": fmt, "corpus": args.corpus,
-                                    "n": len(questions), "variants": report}, indent=2) + "\n")
+    save_json(args.out, {"questions": str(args.questions), "format": fmt, "corpus": args.corpus,
+                         "n": len(questions), "variants": report})
     return 0
 
 

@@ -43,3 +43,61 @@ def test_clauses_split_two_part_questions_only():
     assert clauses("What must a firm do, and how does the Regulator respond?") == \
         ["What must a firm do", "how does the Regulator respond"]
     assert clauses("What must a valid authorization contain?") == ["What must a valid authorization contain"]
+
+
+def test_phrase_coverage_counts_adjacent_word_pairs_of_either_end():
+    from core.answer.selection import bigrams, phrase_coverage
+    from core.lexical import tokenize
+
+    question = bigrams(tokenize("What is the Capital Conservation Buffer and what capital must it comprise?"))
+    buffer = bigrams(tokenize("The Capital Conservation Buffer requirement must comprise only CET1 Capital."))
+    plan = bigrams(tokenize("Capital conservation plan: a firm must submit it."))
+    assert phrase_coverage(question, buffer, plan) == phrase_coverage(question, buffer, set()) > \
+        phrase_coverage(question, plan, set()) > 0
+    assert phrase_coverage(set(), buffer, plan) == 0.0
+
+
+def test_one_candidate_per_unordered_written_pair():
+    from core.answer.selection import candidate_pairs
+
+    ledger = _ledger([("A", "a", 1), ("B", "b", 2)],
+                     [("A", "B", "REFERENCES"), ("B", "A", "REFERENCES"), ("A", "B", "DEFINES"), ("A", "Z", "REFERENCES")])
+    pairs = candidate_pairs(ledger)
+    assert len(pairs) == 1 and {pairs[0].source, pairs[0].target} == {"A", "B"}  # Z is not in the ledger
+
+
+def test_equal_scores_go_to_the_pair_of_better_ranked_seeds():
+    ledger = _ledger([("A", "Text one.", 1), ("B", "Text two.", 2), ("C", "Text three.", 3)],
+                     [("A", "C", "REFERENCES"), ("A", "B", "REFERENCES")])
+    selection = choose_units(ledger, Scorer.for_question("Nothing in common?", ledger))
+    assert {c.evidence.unit.id for c in selection.choices} == {"A", "B"}
+
+
+def test_clause_split_assigns_one_clause_to_each_end():
+    import numpy as np
+
+    from core.answer.selection import clause_split
+    from core.answer.signals import Signals
+
+    class _Stores:
+        index = {"S": 0, "T": 1}
+
+    vectors = {"S": np.array([1.0, 0.0]), "T": np.array([0.0, 1.0])}
+    signals = Signals(_Stores(), np.array([0.6, 0.8]), np.array([[0.0, 1.0], [1.0, 0.0]]), np.zeros(2), np.zeros(2))
+    signals.vector_of = vectors.get  # type: ignore[method-assign]
+    assert clause_split(signals, "S", "T") == 1.0  # clause 2 matches S, clause 1 matches T
+    signals.clause_vectors = None
+    assert abs(clause_split(signals, "S", "T") - (0.6 + 0.8) / np.sqrt(2)) < 1e-9
+
+
+def test_follow_records_edges_between_search_hits_it_did_not_expand():
+    from core.answer.deps import AnswerDeps
+    from core.answer.tools import run_follow, run_search
+    from core.settings import get_settings
+    from tests.support.answer_fakes import FakeGraph, FakeRetriever
+
+    deps = AnswerDeps(get_settings(), "fake", "q", FakeRetriever(), FakeGraph())
+    run_search(deps, "Recognised Body systems controls Regulator notify")
+    assert {"r1", "r2"} <= set(deps.ledger.ids())
+    run_follow(deps, ["r3"], ["REFERENCES"])  # expands r3 only, which cites nothing
+    assert ("r2", "REFERENCES", "r1") in deps.ledger.edges

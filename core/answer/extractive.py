@@ -10,7 +10,10 @@ from core.answer.selection import Scorer, choose_claims, choose_units
 from core.answer.signals import signals_for
 
 MODEL_NAME = "extractive"
-EXPAND_SEEDS = 3
+# Every seed of the default search (k=8) is expanded: the cited or citing end of a cross-reference pair is
+# often a neighbour of a lower-ranked hit. XRefRAG dev, gold pair among the candidate pairs: 341 of 390 before,
+# 357 with edges among all held units recorded (tools.run_follow), 370 with every seed expanded as well.
+EXPAND_SEEDS = 8
 ANSWER_CHARS = 400
 
 

@@ -42,7 +42,8 @@ class Neo4jGraph:
     def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
         """Edges joining two of these units (expansion skips them: both ends are already visited)."""
         inside = set(unit_ids)
-        edges = gq.neighbours(self.driver, self.database, unit_ids, edge_types, "out")
+        # `within` filters before the per-unit limit: a hub's edge to another held unit is not cut off.
+        edges = gq.neighbours(self.driver, self.database, unit_ids, edge_types, "out", within=list(inside))
         return [e for e in edges if e.source in inside and e.target in inside]
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]:

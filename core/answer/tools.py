@@ -94,7 +94,10 @@ def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | No
         try:
             reached = deps.graph.expand(known, types, max(1, min(int(hops), MAX_HOPS)), NODE_CAP)
             units = deps.graph.fetch_units(r.unit_id for r in reached)
-            among = deps.graph.edges_among(known, types)
+            # Edges among everything the run now holds, not only the given units: a search hit ranked 6th
+            # may cite one ranked 2nd, and such a pair is what a cross-reference question asks for.
+            held = list(dict.fromkeys([*deps.ledger.ids(), *units]))
+            among = deps.graph.edges_among(held, types)
         except Exception:  # noqa: BLE001 — a graph failure mid-run degrades like a graph that is down
             deps.notice(GRAPH_DOWN)
             return "The citation graph is unavailable; answer from the search results."
@@ -115,7 +118,7 @@ def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | No
         outcome.append(f"{len(found)} units" + (f" via {', '.join(sorted(counts))}" if counts else ""))
     links = "".join(f"\n  edge: {e.source} —{e.type}→ {e.target}" for e in among)
     body = arrange(found) if found else "No citation edges to further units."
-    return body + (f"\n\nEdges among the given units:{links}" if links else "")
+    return body + (f"\n\nEdges among the returned units:{links}" if links else "")
 
 
 def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
