@@ -5,7 +5,9 @@ python -m bench.scale [--units 1000000] [--out bench/results/scale.json]
 Shape: documents of ~2,500 units in a containment tree (part › section › paragraph), and citations
 with a realistic degree (ADGM: 0.7 REFERENCES per unit, heavy-tailed; 70% inside the document, hubs
 cited by many). Loaded with UNWIND batches; then expansion latency via core.graph_queries.expand
-(the code retrieval uses) for 1 and 2 hops with the node cap, from random seed sets of 5.
+(the code retrieval uses: one typed-pattern query per expansion) for 1 and 2 hops with the node cap,
+from random seed sets of 5; the graph retriever's per-type-group calls with a Zipf hub among the
+seeds; and a bare `RETURN 1` round trip for scale.
 """
 from __future__ import annotations
 
@@ -76,6 +78,37 @@ def measure(driver, database: str, n: int, rng: np.random.Generator, hops: int, 
             "mean_reached": round(float(np.mean(sizes)), 1)}
 
 
+def _percentiles(latencies: list[float]) -> dict:
+    return {"p50_ms": round(float(np.percentile(latencies, 50)), 2), "p95_ms": round(float(np.percentile(latencies, 95)), 2)}
+
+
+def measure_groups(
+    driver, database: str, n: int, rng: np.random.Generator, node_cap: int, trials: int, hubs: list[str],
+) -> dict:
+    """The graph retriever's calls (REFERENCES 1 hop, AMENDS|REPLACES 10, CONTAINS 2), one hub among 5 seeds:
+    a type-filtered expansion must not read the hub's thousands of other relationships."""
+    groups = [([EdgeType.REFERENCES], 1), ([EdgeType.AMENDS, EdgeType.REPLACES], 10), ([EdgeType.CONTAINS], 2)]
+    latencies = []
+    for trial in range(trials):
+        seeds = [f"u{i}" for i in rng.integers(0, n, 4)] + [hubs[trial % len(hubs)]]
+        started = time.perf_counter()
+        for types, hops in groups:
+            graph_queries.expand(driver, database, seeds, types, max_hops=hops, node_cap=node_cap)
+        latencies.append((time.perf_counter() - started) * 1000)
+    degrees, _, _ = driver.execute_query(
+        "UNWIND $ids AS id MATCH (u:Unit {id: id}) RETURN COUNT { (u)--() } AS deg", ids=hubs, database_=database)
+    return {**_percentiles(latencies), "hub_degrees": [int(r["deg"]) for r in degrees]}
+
+
+def round_trip(driver, database: str, trials: int = 200) -> dict:
+    latencies = []
+    for _ in range(trials):
+        started = time.perf_counter()
+        driver.execute_query("RETURN 1", database_=database)
+        latencies.append((time.perf_counter() - started) * 1000)
+    return _percentiles(latencies)
+
+
 def free_port() -> int:
     import socket
 
@@ -108,9 +141,13 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         report["load"] = {k: round(v, 1) for k, v in load(driver, database, args.units, contains, refs).items()}
         report["load"]["total_s"] = round(time.perf_counter() - started, 1)
-        measure(driver, database, args.units, rng, 1, args.node_cap, 20)  # warm the page cache and plans
+        for hops in (1, 2):  # warm the plans (each hop count is its own query) and the JIT on other seeds
+            measure(driver, database, args.units, rng, hops, args.node_cap, 20)
+        report["round_trip"] = round_trip(driver, database)
         report["expand_1_hop"] = measure(driver, database, args.units, rng, 1, args.node_cap, args.trials)
         report["expand_2_hops"] = measure(driver, database, args.units, rng, 2, args.node_cap, args.trials)
+        hubs = [f"u{7919 * k}" for k in (1, 2, 3, 4)]  # the Zipf heads of the cross-document citations
+        report["retriever_groups_with_hub"] = measure_groups(driver, database, args.units, rng, args.node_cap, 50, hubs)
         driver.close()
         report["store_mb"] = round(sum(p.stat().st_size for p in (data_dir / "neo4j").rglob("*") if p.is_file()) / 2**20, 1)
     finally:

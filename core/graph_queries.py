@@ -1,20 +1,25 @@
 """Read-side Cypher shared by retrieval, the agent's tools and the answer validator.
 
-All values are parameters; relationship types are matched with `type(r) IN $types` (checked against
-the EdgeType enum first), and hop counts are walked in Python one parameterised query per hop.
+All values are parameters. Relationship types cannot be: they are spliced into typed patterns
+(`[r:REFERENCES|CONTAINS]`) only after `checked_types` turned them into EdgeType names, so a hub's
+other relationship groups are never read. `expand` walks up to HOPS_PER_QUERY hops per query
+(breadth-first, visited set and node cap kept in Cypher), so an expansion is one round trip.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Literal
 
-from neo4j import Driver
+from neo4j import Driver, RoutingControl
 from pydantic import BaseModel, Field
 
 from core.retrieval.base import PathEdge
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
 
 Direction = Literal["out", "in", "both"]
+PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
+# Hops one expansion query walks; longer walks (amendment chains) continue from the returned frontier.
+HOPS_PER_QUERY = 4
 UNIT_FIELDS = "u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, " \
               "u.type AS type, u.status AS status, u.tier AS tier, u.parent_id AS parent_id, u.corpus AS corpus"
 
@@ -44,6 +49,11 @@ def checked_types(edge_types: Iterable[str]) -> list[str]:
     return [EdgeType(t).value for t in edge_types]
 
 
+def _pattern(types: list[str], direction: Direction) -> str:
+    """A typed relationship pattern from names that passed `checked_types` (never from raw input)."""
+    return PATTERNS[direction].format(types="|".join(EdgeType(t).value for t in types))
+
+
 def _record(row) -> UnitRecord:
     data = {k: v for k, v in dict(row).items() if v is not None}
     return UnitRecord(**data)
@@ -54,7 +64,8 @@ def fetch_units(driver: Driver, database: str, unit_ids: Iterable[str]) -> dict[
     if not ids:
         return {}
     records, _, _ = driver.execute_query(
-        f"MATCH (u:Unit) WHERE u.id IN $ids AND u.pending IS NULL RETURN {UNIT_FIELDS}", ids=ids, database_=database
+        f"MATCH (u:Unit) WHERE u.id IN $ids AND u.pending IS NULL RETURN {UNIT_FIELDS}", ids=ids, database_=database,
+        routing_=RoutingControl.READ,
     )
     return {r["id"]: _record(r) for r in records}
 
@@ -71,44 +82,72 @@ def neighbours(
     types = checked_types(edge_types)
     if not unit_ids or not types:
         return []
-    pattern = {"out": "(s)-[r]->(n)", "in": "(s)<-[r]-(n)", "both": "(s)-[r]-(n)"}[direction]
     records, _, _ = driver.execute_query(
         "UNWIND $ids AS sid MATCH (s:Unit {id: sid}) "
-        "CALL (s) { MATCH " + pattern + " WHERE type(r) IN $types AND n:Unit AND n.pending IS NULL "
+        "CALL (s) { MATCH " + _pattern(types, direction) + " WHERE n.pending IS NULL "
         "AND ($within IS NULL OR n.id IN $within) RETURN r, n LIMIT $limit } "
         "RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
-        ids=unit_ids, types=types, limit=limit_per_unit, within=within, database_=database,
+        ids=unit_ids, limit=limit_per_unit, within=within, database_=database, routing_=RoutingControl.READ,
     )
     return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+
+
+def _expand_query(types: list[str], hops: int, direction: Direction) -> str:
+    """`hops` breadth-first hops from $front in one query, as the Python loop it replaced walked them.
+
+    Per hop: each frontier unit's first $limit edges (stored order), then in that order a neighbour not
+    yet seen joins the next frontier while fewer than $cap units were reached. Returns the units reached
+    (id, seed, path of [source, type, target]) and the frontier left for a caller that walks on.
+    """
+    hop = (
+        "CALL (front, reached) { "
+        "UNWIND CASE WHEN size(reached) < $cap THEN front ELSE [] END AS f WITH f, f.node AS s "
+        "CALL (s) { MATCH " + _pattern(types, direction) + " WHERE n.pending IS NULL RETURN r, n LIMIT $limit } "
+        "WITH f, n, n.id AS nid, CASE WHEN startNode(r) = s THEN [f.id, type(r), n.id] "
+        "ELSE [n.id, type(r), f.id] END AS edge "
+        "RETURN collect({f: f, n: n, id: nid, edge: edge}) AS rows } "
+        "WITH reduce(acc = {seen: seen, front: [], reached: reached}, row IN rows | "
+        "CASE WHEN size(acc.reached) >= $cap OR row.id IN acc.seen THEN acc ELSE {seen: acc.seen + row.id, "
+        "front: acc.front + {node: row.n, id: row.id, seed: row.f.seed, path: row.f.path + [row.edge]}, "
+        "reached: acc.reached + {id: row.id, seed: row.f.seed, path: row.f.path + [row.edge]}} END) AS acc "
+        "WITH acc.seen AS seen, acc.front AS front, acc.reached AS reached "
+    )
+    return (
+        "CALL () { UNWIND $front AS f MATCH (s:Unit {id: f.id}) "
+        "RETURN collect({node: s, id: f.id, seed: f.seed, path: f.path}) AS front } "
+        "WITH front, $seen AS seen, [] AS reached " + hop * hops
+        + "RETURN reached, [f IN front | {id: f.id, seed: f.seed, path: f.path}] AS front"
+    )
 
 
 def expand(
     driver: Driver, database: str, seed_ids: list[str], edge_types: Iterable[str] = CITATION_EDGE_TYPES,
     max_hops: int = 1, node_cap: int = 50, direction: Direction = "both", limit_per_unit: int = 30,
 ) -> list[Reached]:
-    """Breadth-first expansion from the seeds with visited tracking and a cap on new nodes."""
+    """Breadth-first expansion from the seeds with visited tracking and a cap on new nodes.
+
+    One query per HOPS_PER_QUERY hops: a 1- or 2-hop expansion is one round trip to Neo4j.
+    """
     types = checked_types(edge_types)
-    visited: set[str] = set(seed_ids)
-    frontier: dict[str, Reached] = {s: Reached(unit_id=s, seed_id=s, hops=0) for s in seed_ids}
+    hops, cap, limit = max(0, int(max_hops)), int(node_cap), int(limit_per_unit)
+    seeds = list(dict.fromkeys(seed_ids))
+    front: list[dict] = [{"id": s, "seed": s, "path": []} for s in seeds]
+    seen: list[str] = list(seeds)
     reached: list[Reached] = []
-    for hop in range(1, max(0, int(max_hops)) + 1):
-        if not frontier or len(reached) >= node_cap:
-            break
-        edges = neighbours(driver, database, list(frontier), types, direction, limit_per_unit)
-        next_frontier: dict[str, Reached] = {}
-        for edge in edges:
-            origin_id = edge.source if edge.source in frontier else edge.target
-            other = edge.target if origin_id == edge.source else edge.source
-            if other in visited or origin_id not in frontier:
-                continue
-            visited.add(other)
-            origin = frontier[origin_id]
-            item = Reached(unit_id=other, seed_id=origin.seed_id, hops=hop, path=[*origin.path, edge])
-            reached.append(item)
-            next_frontier[other] = item
-            if len(reached) >= node_cap:
-                break
-        frontier = next_frontier
+    walked = 0
+    while types and front and walked < hops and len(reached) < cap:
+        step = min(HOPS_PER_QUERY, hops - walked)
+        records, _, _ = driver.execute_query(
+            _expand_query(types, step, direction), front=front, seen=seen, cap=cap - len(reached), limit=limit,
+            database_=database, routing_=RoutingControl.READ,
+        )
+        row = records[0]
+        for item in row["reached"]:
+            path = [PathEdge(source=a, type=t, target=b) for a, t, b in item["path"]]
+            reached.append(Reached(unit_id=item["id"], seed_id=item["seed"], hops=len(path), path=path))
+            seen.append(item["id"])
+        front = row["front"]
+        walked += step
     return reached
 
 
@@ -117,7 +156,7 @@ def ancestors(driver: Driver, database: str, unit_id: str) -> list[UnitRecord]:
     records, _, _ = driver.execute_query(
         "MATCH p = (a:Unit)-[:CONTAINS*1..10]->(:Unit {id: $id}) WITH p ORDER BY length(p) DESC LIMIT 1 "
         "UNWIND nodes(p)[..-1] AS u RETURN " + UNIT_FIELDS,
-        id=unit_id, database_=database,
+        id=unit_id, database_=database, routing_=RoutingControl.READ,
     )
     return [_record(r) for r in records]
 
@@ -127,7 +166,7 @@ def current_version(driver: Driver, database: str, unit_id: str) -> list[PathEdg
     records, _, _ = driver.execute_query(
         "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WITH p ORDER BY length(p) DESC LIMIT 1 "
         "UNWIND relationships(p) AS r RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
-        id=unit_id, database_=database,
+        id=unit_id, database_=database, routing_=RoutingControl.READ,
     )
     return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
@@ -140,7 +179,7 @@ def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[
     records, _, _ = driver.execute_query(
         "UNWIND $rows AS row MATCH (s:Unit {id: row.source})-[r]-(t {id: row.target}) WHERE type(r) = row.type "
         "RETURN DISTINCT row.source AS source, row.type AS type, row.target AS target",
-        rows=rows, database_=database,
+        rows=rows, database_=database, routing_=RoutingControl.READ,
     )
     return {(r["source"], r["type"], r["target"]) for r in records}
 
@@ -154,6 +193,6 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
         "UNWIND $ids AS uid MATCH p = (:Unit {id: uid})<-[:AMENDS|REPLACES*1.." + str(hops) + "]-(:Unit) "
         "WITH uid, p ORDER BY length(p) DESC WITH uid, collect(p)[0] AS p "
         "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges",
-        ids=unit_ids, database_=database,
+        ids=unit_ids, database_=database, routing_=RoutingControl.READ,
     )
     return {r["uid"]: [PathEdge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}
