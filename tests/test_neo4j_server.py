@@ -118,3 +118,12 @@ def test_external_uri_starts_nothing(tmp_path: Path) -> None:
     assert (conn.uri, conn.password) == ("bolt://db.example:7687", "secret")
     assert ns.stop(s) is False
     assert not (tmp_path / "neo4j").exists()
+
+
+def test_initial_password_starting_with_a_dash_is_not_an_option(tmp_path: Path) -> None:
+    # neo4j-admin once read a generated "-…" password as a flag and printed its usage instead of setting it.
+    s = Settings(data_dir=tmp_path, neo4j_uri=None, neo4j_password=None)
+    ns.write_conf(s)
+    ns._set_initial_password(s, "-looks-like-a-flag-1")
+    assert (tmp_path / "neo4j" / "data" / "dbms" / "auth.ini").is_file()
+    assert all(not ns._new_password_file(s).startswith("-") for _ in range(64))

@@ -270,7 +270,8 @@ def read_password(s: Settings) -> str | None:
 
 
 def _new_password_file(s: Settings) -> str:
-    password = secrets.token_urlsafe(24)
+    # Hex, not urlsafe base64: a generated password starting with "-" was read by neo4j-admin as an option.
+    password = secrets.token_hex(24)
     path = _password_file(s)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Create with 600 from the start so the secret is never world-readable.
@@ -291,7 +292,7 @@ def _java() -> str:
 
 def _set_initial_password(s: Settings, password: str) -> None:
     env = {**os.environ, "NEO4J_HOME": str(s.neo4j_home), "NEO4J_CONF": str(_conf_dir(s))}
-    cmd = [_java(), "-cp", f"{_lib_dir(s)}/*", ADMIN_CLASS, "dbms", "set-initial-password", password]
+    cmd = [_java(), "-cp", f"{_lib_dir(s)}/*", ADMIN_CLASS, "dbms", "set-initial-password", "--", password]
     result = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         out = (result.stdout + result.stderr).strip().replace(password, "***")
