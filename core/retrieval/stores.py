@@ -216,6 +216,11 @@ class CorpusStores:
             parent = info.parent_id
         return out[::-1]
 
+    def warm(self) -> "CorpusStores":
+        """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
+        _ = self.context_lexical, self.adjacent, self._first_windows
+        return self
+
     def close(self) -> None:
         self.graph.close()
 
@@ -250,14 +255,64 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
     return order
 
 
-_OPEN: dict[tuple, CorpusStores] = {}
+# After a re-ingest a running app swaps in fresh stores without a restart; the old set is closed only
+# after in-flight questions have had time to finish with it.
+RETIRE_AFTER_S = 120.0
+
+
+@dataclass
+class _Opened:
+    stores: CorpusStores
+    stamp: int | None
+    reloading: bool = False
+
+
+_OPEN: dict[tuple, _Opened] = {}
 _OPEN_LOCK = threading.Lock()
 
 
+def ingest_stamp(settings: Settings, corpus: str) -> int | None:
+    """When the corpus's last ingest finished: the lexical index's id list is the last file an ingest writes."""
+    try:
+        return (settings.lexical_path / corpus / "unit_ids.json").stat().st_mtime_ns
+    except OSError:
+        return None
+
+
 def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever."""
+    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever.
+
+    A finished re-ingest (new ingest stamp) starts a reload in the background; questions keep using the
+    current stores until the new ones are ready, so nobody waits the ~10 s a large corpus takes to open.
+    """
     key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    stamp = ingest_stamp(settings, corpus)
     with _OPEN_LOCK:
-        if key not in _OPEN:
-            _OPEN[key] = CorpusStores.open(settings, corpus, config)
-        return _OPEN[key]
+        opened = _OPEN.get(key)
+        if opened is None:
+            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp)
+        elif stamp != opened.stamp and not opened.reloading:
+            opened.reloading = True
+            threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
+                             name=f"reload-{corpus}").start()
+        return opened.stores
+
+
+def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
+    import logging
+
+    log = logging.getLogger("citewalk.stores")
+    try:
+        fresh = CorpusStores.open(settings, corpus, config).warm()
+    except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
+        log.warning("reloading %s after re-ingest failed (%s); still serving the previous stores", corpus, exc)
+        with _OPEN_LOCK:
+            _OPEN[key].reloading = False
+        return
+    with _OPEN_LOCK:
+        old = _OPEN[key].stores
+        _OPEN[key] = _Opened(fresh, stamp)
+    log.info("%s re-ingested: now serving %d units", corpus, len(fresh.unit_ids))
+    timer = threading.Timer(RETIRE_AFTER_S, old.close)
+    timer.daemon = True
+    timer.start()

@@ -1,0 +1,45 @@
+"""A running process picks up a re-ingest without a restart: new units become searchable, old stores keep serving
+until the new ones are ready."""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from core.retrieval import stores as stores_module
+from core.retrieval.stores import ingest_stamp, open_stores
+from ingest.pipeline import run_ingest
+
+FIRST = ["164-501-definitions.md", "164-502-uses-disclosures-general.md"]
+ADDED = "164-508-uses-disclosures-authorization.md"
+
+
+def _copy(hipaa_dir: Path, root: Path, names: list[str]) -> None:
+    (root / "regulations").mkdir(parents=True, exist_ok=True)
+    shutil.copy(hipaa_dir / "hipaa.yml", root / "hipaa.yml")
+    for name in names:
+        shutil.copy(hipaa_dir / "regulations" / name, root / "regulations" / name)
+
+
+def test_reingest_is_served_without_restart(hipaa_dir, tmp_path, test_settings, neo4j_driver, monkeypatch):
+    monkeypatch.setattr(stores_module, "RETIRE_AFTER_S", 0.5)
+    root = tmp_path / "reload-corpus"
+    _copy(hipaa_dir, root, FIRST)
+    assert not run_ingest([root], "reloadc", test_settings, quiet=True).failures
+    before = open_stores(test_settings, "reloadc")
+    assert "reloadc/164.508" not in before.index and open_stores(test_settings, "reloadc") is before
+
+    stamp = ingest_stamp(test_settings, "reloadc")
+    _copy(hipaa_dir, root, [ADDED])
+    assert not run_ingest([root], "reloadc", test_settings, quiet=True).failures
+    assert ingest_stamp(test_settings, "reloadc") != stamp
+    # The first call after the re-ingest still answers from the stores it has while the new ones load.
+    assert open_stores(test_settings, "reloadc") is before
+    deadline = time.monotonic() + 120
+    while (current := open_stores(test_settings, "reloadc")) is before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert current is not before, "the re-ingested corpus was never swapped in"
+    assert "reloadc/164.508" in current.index and set(before.unit_ids) < set(current.unit_ids)
+    hits = current.lexical_scores("authorization psychotherapy notes revocation")
+    assert current.unit_ids[int(hits.argmax())].startswith("reloadc/164.508")
+    assert open_stores(test_settings, "reloadc") is current  # no further reloads without a new ingest
