@@ -45,6 +45,9 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
         claims = choose_claims(unit.text, scorer)
         if claims:
             rules.append(RuleClaims(unit_id=unit.id, label=unit.label or unit.id, claims=claims))
+    # The short answer leads with the rule whose quoted sentence matches the question best: the citing end of
+    # a pair is often a general clause ("Applicability") while the question is about what it points to.
+    rules.sort(key=lambda r: -max(scorer.score(c.text) for c in r.claims))
     cited = {r.unit_id for r in rules}
     edge = selection.edge
     chain = [ChainEdge(source=edge.source, type=edge.type, target=edge.target)] \

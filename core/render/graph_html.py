@@ -73,7 +73,10 @@ _SCRIPT = """
       network.fit({animation: {duration: 400}});
     }
   });
+  // Physics off once laid out: a chat holds one graph per answer, and same-origin frames share the page's
+  // main thread, so graphs still simulating would slow every later message. Dragging still moves a node.
   network.once("stabilizationIterationsDone", function () {
+    network.setOptions({physics: {enabled: false}});
     network.fit();
     document.body.setAttribute("data-graph-ready", "1");
   });
