@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.report import save_json
+from bench.report import print_and_save
 from core.answer.deps import open_stores
 from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope
@@ -150,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
               "method": args.method, "model": args.model} | run(questions, args.corpus, settings, args.method,
                                                                 args.model, args.answers_out)
     overall = {k: v for k, v in result.items() if k != "per_question"}
-    print(json.dumps(overall, indent=2))
-    if args.out:
-        save_json(args.out, result)
+    print_and_save(result, args.out, shown=overall)
     return 0
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.answers import WARMUP_QUESTION, Question, load_questions
-from bench.report import save_json
+from bench.report import print_and_save
 from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, Stores, open_stores
 from core.answer.extractive import extractive_model
@@ -135,9 +134,7 @@ def main(argv: list[str] | None = None) -> int:
              for q in load_questions(args.questions, "xrefrag", args.limit)]
     result = {"questions_file": args.questions.name, "corpus": args.corpus, "method": args.method} | \
         report(items, args.split, args.l2)
-    print(json.dumps(result, indent=2))
-    if args.out:
-        save_json(args.out, result)
+    print_and_save(result, args.out)
     return 0
 
 
