@@ -13,7 +13,7 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import print_and_save
@@ -31,6 +31,9 @@ class Question:
     id: str
     text: str
     gold: set[str]
+    groups: dict[str, str] = field(default_factory=dict)  # breakdown keys, e.g. xrefrag's method / reference_type
+
+XREF_GROUPS = ("method", "reference_type")
 
 
 def load_questions(path: Path, fmt: str, limit: int | None) -> list[Question]:
@@ -45,7 +48,8 @@ def load_questions(path: Path, fmt: str, limit: int | None) -> list[Question]:
             gold = set(row["gold_passage_ids"])
         else:
             gold = set(row.get("gold_ids") or row.get("evidence_units") or [])
-        out.append(Question(str(row.get("id", len(out))), row["question"], gold))
+        groups = {k: str(row[k]) for k in XREF_GROUPS if fmt == "xrefrag" and k in row}
+        out.append(Question(str(row.get("id", len(out))), row["question"], gold, groups))
         if limit and len(out) >= limit:
             break
     return out
@@ -109,26 +113,41 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
                          "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "mode": envelope.mode,
                          "outside_ledger": sum(1 for c in cited if c not in envelope.evidence_ids),
-                         "gold_in_evidence": len(q.gold & set(envelope.evidence_ids)), "notices": envelope.notices})
+                         "gold": len(q.gold), "gold_in_evidence": len(q.gold & set(envelope.evidence_ids)),
+                         "notices": envelope.notices, "groups": q.groups})
             if sink:
                 sink.write(json.dumps({"id": q.id, "answer": envelope.answer.model_dump(mode="json")}) + "\n")
     finally:
         if sink:
             sink.close()
-    return summarise(rows) | {"per_question": rows}
+    return summarise(rows) | {"breakdowns": breakdowns(rows), "per_question": rows}
+
+
+def _mean(rows: list[dict], key: str) -> float:
+    return round(statistics.fmean(r[key] for r in rows), 4) if rows else 0.0
+
+
+def citation_scores(rows: list[dict]) -> dict:
+    """P/R/F1 means, and how many answers cite all / none of their gold units."""
+    return {"n": len(rows), "citation_precision": _mean(rows, "precision"), "citation_recall": _mean(rows, "recall"),
+            "citation_f1": _mean(rows, "f1"), "all_gold_cited": sum(1 for r in rows if r["recall"] == 1.0),
+            "no_gold_cited": sum(1 for r in rows if r["recall"] == 0.0)}
+
+
+def breakdowns(rows: list[dict]) -> dict[str, dict[str, dict]]:
+    keys = sorted({k for r in rows for k in r.get("groups", {})})
+    return {key: {value: citation_scores([r for r in rows if r["groups"].get(key) == value])
+                  for value in sorted({r["groups"].get(key, "") for r in rows})} for key in keys}
 
 
 def summarise(rows: list[dict]) -> dict:
-    def mean(key: str) -> float:
-        return round(statistics.fmean(r[key] for r in rows), 4) if rows else 0.0
-
     latencies = [r["latency_ms"] for r in rows]
     claims = sum(r["claims"] for r in rows)
-    return {"questions": len(rows), "citation_precision": mean("precision"), "citation_recall": mean("recall"),
-            "citation_f1": mean("f1"), "rules_per_answer": mean("rules"),
+    scores = citation_scores(rows)
+    return {"questions": scores.pop("n"), **scores, "rules_per_answer": _mean(rows, "rules"),
             "claims_verbatim_share": round(sum(r["verbatim"] for r in rows) / claims, 4) if claims else 1.0,
             "cited_outside_ledger": sum(r["outside_ledger"] for r in rows),
-            "gold_in_evidence_share": round(sum(r["gold_in_evidence"] for r in rows) / max(1, sum(2 for _ in rows)), 4),
+            "gold_in_evidence_share": round(sum(r["gold_in_evidence"] for r in rows) / max(1, sum(r["gold"] for r in rows)), 4),
             "latency_ms_p50": round(percentile(latencies, 0.5), 1), "latency_ms_p95": round(percentile(latencies, 0.95), 1),
             "fallbacks": sum(1 for r in rows if r["mode"] == "extractive" and r["notices"])}
 

@@ -1,0 +1,39 @@
+"""The answer benchmark's scoring: roll-up-free P/R summaries and the per-group breakdowns users read."""
+from __future__ import annotations
+
+import json
+
+from bench.answers import breakdowns, load_questions, summarise
+
+
+def _row(precision: float, recall: float, groups: dict[str, str], gold: int = 2) -> dict:
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1, "rules": 2, "claims": 2, "verbatim": 2,
+            "latency_ms": 100.0, "mode": "extractive", "outside_ledger": 0, "gold": gold, "gold_in_evidence": gold,
+            "notices": [], "groups": groups}
+
+
+def test_breakdown_by_xrefrag_method_and_reference_type(tmp_path):
+    rows = [{"id": "a", "question": "q", "method": "DPEL", "reference_type": "Internal", "source_passage_id": "s",
+             "target_passage_id": "t"},
+            {"id": "b", "question": "q", "method": "SCHEMA", "reference_type": "External", "source_passage_id": "s",
+             "target_passage_id": "t"}]
+    path = tmp_path / "x.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    questions = load_questions(path, "xrefrag", None)
+    assert [q.groups for q in questions] == [{"method": "DPEL", "reference_type": "Internal"},
+                                             {"method": "SCHEMA", "reference_type": "External"}]
+    scored = [_row(1.0, 1.0, questions[0].groups), _row(0.5, 0.5, questions[1].groups)]
+    out = breakdowns(scored)
+    assert out["method"]["DPEL"]["citation_precision"] == 1.0 and out["method"]["SCHEMA"]["citation_recall"] == 0.5
+    assert out["reference_type"]["External"]["n"] == 1
+    summary = summarise(scored)
+    assert summary["questions"] == 2 and summary["citation_precision"] == 0.75
+    assert (summary["all_gold_cited"], summary["no_gold_cited"]) == (1, 0)
+
+
+def test_gold_in_evidence_share_counts_each_question_gold():
+    rows = [_row(1.0, 1.0, {}, gold=1), _row(0.0, 0.0, {}, gold=3)]
+    rows[1]["gold_in_evidence"] = 1
+    assert summarise(rows)["gold_in_evidence_share"] == 0.5  # (1 + 1) of (1 + 3)
+    assert summarise(rows)["no_gold_cited"] == 1 and breakdowns(rows) == {}
