@@ -6,6 +6,7 @@ Runs on a private Neo4j (own data dir and port), so stopping it cannot disturb t
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -102,3 +103,38 @@ def test_app_degrades_and_recovers_over_http(private_neo4j: Settings, corpus: st
         back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
         assert back.status_code == 200 and not _graph_notices(back.json()["notices"])
         client.close()
+
+
+def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, tmp_path_factory,
+                                        restart_afterwards) -> None:
+    neo4j_server.stop(private_neo4j)
+    env = app_env(private_neo4j, {}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS}
+    with running_app(env, tmp_path_factory.mktemp("app-cold-down") / "chainlit.log") as url:
+        client = api_client(url, *ADMIN)
+        down = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
+        assert down.status_code == 200, down.text
+        body = down.json()
+        assert body["error"] is None and body["answer"]["rules"] and _graph_notices(body["notices"])
+
+        neo4j_server.start(private_neo4j)
+        back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION}).json()
+        assert not _graph_notices(back["notices"]), back["notices"]
+        # Labels and headings come from the graph: stores opened during the outage must not keep lacking them.
+        assert all(rule["label"] != rule["unit_id"] for rule in back["answer"]["rules"]), back["answer"]["rules"]
+        client.close()
+
+
+def test_stores_opened_during_an_outage_are_reloaded_when_neo4j_is_back(
+        private_neo4j: Settings, corpus: str, restart_afterwards, monkeypatch) -> None:
+    monkeypatch.setattr(retrieval_stores, "_OPEN", {})  # this process has not opened the corpus yet
+    neo4j_server.stop(private_neo4j)
+    cold = retrieval_stores.open_stores(private_neo4j, CORPUS)
+    assert not cold.graph_info and not cold.order and not any(u.label for u in cold.units.values())
+
+    neo4j_server.start(private_neo4j)
+    _ask(private_neo4j)  # a question's expansion reconnects the graph driver
+    deadline = time.monotonic() + 120
+    while (warm := retrieval_stores.open_stores(private_neo4j, CORPUS)) is cold and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert warm is not cold and warm.graph_info
+    assert warm.order and all(u.label for u in warm.units.values())

@@ -59,6 +59,10 @@ class GraphAccess:
         except Exception as exc:  # any store failure degrades to the flat ranking
             return fallback, f"graph expansion unavailable: {type(exc).__name__}: {str(exc)[:200]}"
 
+    @property
+    def connected(self) -> bool:
+        return self._driver is not None
+
     def close(self) -> None:
         if self._driver is not None:
             self._driver.close()
@@ -82,6 +86,7 @@ class CorpusStores:
     index: dict[str, int] = field(default_factory=dict)
     _masks: dict[str, np.ndarray] = field(default_factory=dict)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
+    graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> "CorpusStores":
@@ -100,14 +105,15 @@ class CorpusStores:
                 units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
                                         status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
         graph = GraphAccess(settings)
-        order = _overlay_graph_info(graph, corpus, units)
+        order, graph_info = _overlay_graph_info(graph, corpus, units)
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
         window_unit = np.array([index[(m or {}).get("unit_id")] for m in got["metadatas"]], dtype=np.int64)
         matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
         lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
         return cls(settings, corpus, config, lexical, get_embedder(settings), collection, graph,
-                   unit_ids, units, matrix, window_unit, lex_map, index, order=order)
+                   unit_ids, units, matrix, window_unit, lex_map, index, order=order,
+                   graph_info=graph_info)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -225,9 +231,9 @@ class CorpusStores:
         self.graph.close()
 
 
-def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> dict[str, int]:
+def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
     """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work.
-    Returns each unit's document order (empty when Neo4j is down)."""
+    Returns each unit's document order (empty when Neo4j is down) and whether Neo4j answered."""
 
     def load(driver: Driver, database: str) -> list[dict]:
         records, _, _ = driver.execute_query(
@@ -238,7 +244,7 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
         )
         return [dict(r) for r in records]
 
-    rows, _ = graph.call(load, [])
+    rows, problem = graph.call(load, [])
     order: dict[str, int] = {}
     for row in rows:
         info = units.get(row["id"])
@@ -252,7 +258,7 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
         info.status = row["status"] or info.status
         if row.get("order") is not None:
             order[row["id"]] = int(row["order"])
-    return order
+    return order, problem is None
 
 
 # After a re-ingest a running app swaps in fresh stores without a restart; the old set is closed only
@@ -282,8 +288,9 @@ def ingest_stamp(settings: Settings, corpus: str) -> int | None:
 def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
     """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever.
 
-    A finished re-ingest (new ingest stamp) starts a reload in the background; questions keep using the
-    current stores until the new ones are ready, so nobody waits the ~10 s a large corpus takes to open.
+    A finished re-ingest (new ingest stamp), or Neo4j back after stores were opened without it, starts a
+    reload in the background; questions keep using the current stores until the new ones are ready, so
+    nobody waits the ~10 s a large corpus takes to open.
     """
     key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
     stamp = ingest_stamp(settings, corpus)
@@ -291,11 +298,16 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
         opened = _OPEN.get(key)
         if opened is None:
             opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp)
-        elif stamp != opened.stamp and not opened.reloading:
+        elif _stale(opened, stamp) and not opened.reloading:
             opened.reloading = True
             threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
                              name=f"reload-{corpus}").start()
         return opened.stores
+
+
+def _stale(opened: _Opened, stamp: int | None) -> bool:
+    # The graph driver exists only once a connect succeeded: cheap to check on every question.
+    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.connected)
 
 
 def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
@@ -305,14 +317,14 @@ def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig
     try:
         fresh = CorpusStores.open(settings, corpus, config).warm()
     except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
-        log.warning("reloading %s after re-ingest failed (%s); still serving the previous stores", corpus, exc)
+        log.warning("reloading %s failed (%s); still serving the previous stores", corpus, exc)
         with _OPEN_LOCK:
             _OPEN[key].reloading = False
         return
     with _OPEN_LOCK:
         old = _OPEN[key].stores
         _OPEN[key] = _Opened(fresh, stamp)
-    log.info("%s re-ingested: now serving %d units", corpus, len(fresh.unit_ids))
+    log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))
     timer = threading.Timer(RETIRE_AFTER_S, old.close)
     timer.daemon = True
     timer.start()
