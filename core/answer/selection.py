@@ -4,7 +4,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,7 +32,7 @@ class Scorer:
     @classmethod
     def for_question(cls, question: str, ledger: EvidenceLedger) -> Scorer:
         terms = set(tokenize(question))
-        docs = [set(tokenize(f"{e.unit.label} {e.unit.title} {e.unit.text}")) for e in ledger.units.values()]
+        docs = [set(unit_tokens(e)) for e in ledger.units.values()]
         n = max(1, len(docs))
         df = Counter(t for doc in docs for t in doc if t in terms)
         return cls({t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}, question)
@@ -79,19 +81,28 @@ PAIR_EDGE_TYPES = frozenset({"REFERENCES", "DELEGATES_TO", "SPECIFIES", "AMENDS"
 PAIR_WEIGHTS = {"phrase": 17.01, "split": 18.93, "s_lex": 1.39, "max_lex": 5.53}
 
 
-def _terms(evidence: Evidence) -> set[str]:
+@lru_cache(maxsize=4096)
+def _text_tokens(label: str, title: str, text: str) -> tuple[str, ...]:
+    return tuple(tokenize(f"{label} {title} {text}"))
+
+
+def unit_tokens(evidence: Evidence) -> tuple[str, ...]:
+    """A unit's tokens, stemmed once: the idf scorer, the word sets and the bigrams of every answer read them."""
     unit = evidence.unit
-    return set(tokenize(f"{unit.label} {unit.title} {unit.text}"))
+    return _text_tokens(unit.label, unit.title, unit.text)
 
 
-def bigrams(tokens: list[str]) -> set[tuple[str, str]]:
+def _terms(evidence: Evidence) -> set[str]:
+    return set(unit_tokens(evidence))
+
+
+def bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
     """Adjacent pairs of content words (tokenize drops stop words, so "notify the Regulator" → (notifi, regul))."""
     return set(zip(tokens, tokens[1:]))
 
 
 def _bigrams(evidence: Evidence) -> set[tuple[str, str]]:
-    unit = evidence.unit
-    return bigrams(tokenize(f"{unit.label} {unit.title} {unit.text}"))
+    return bigrams(unit_tokens(evidence))
 
 
 def phrase_coverage(question: set[tuple[str, str]], source: set[tuple[str, str]], target: set[tuple[str, str]]) -> float:

@@ -6,6 +6,7 @@ another store round trip. Neo4j is used only for expansion and is allowed to be 
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -274,6 +275,7 @@ class _Opened:
 
 
 _OPEN: dict[tuple, _Opened] = {}
+log = logging.getLogger("citewalk.stores")
 _OPEN_LOCK = threading.Lock()
 
 
@@ -311,9 +313,6 @@ def _stale(opened: _Opened, stamp: int | None) -> bool:
 
 
 def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
-    import logging
-
-    log = logging.getLogger("citewalk.stores")
     try:
         fresh = CorpusStores.open(settings, corpus, config).warm()
     except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
