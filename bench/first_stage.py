@@ -14,51 +14,23 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from bench.report import save_json
 from bench.retrieval import Question, evaluate, load_questions
-from core.retrieval.fusion import normalise_top
+from core.lexical import LexicalIndex
+from core.retrieval.fusion import fuse_scores
 from core.retrieval.stores import CorpusStores, open_stores
 from core.settings import get_settings
 
 DEPTH = 100
-BM25_VARIANTS = [("lucene", 1.2, 0.75), ("lucene", 0.9, 0.4), ("lucene", 1.5, 0.75), ("lucene", 1.2, 0.5),
-                 ("lucene", 1.2, 0.9), ("bm25+", 1.2, 0.75)]
+# Against the stores' own index over text + headings (lucene, k1 1.2, b 0.75).
+BM25_VARIANTS = [("lucene", 0.9, 0.4), ("lucene", 1.5, 0.75), ("lucene", 1.2, 0.5), ("lucene", 1.2, 0.9),
+                 ("bm25+", 1.2, 0.75)]
 FUSION_WEIGHTS = [0.6, 0.7, 0.8, 0.9]
 PRF_SEEDS, PRF_BETA = 3, 1.0
-
-
-def context_texts(stores: CorpusStores) -> list[str]:
-    """The default method's lexical view: unit text plus its ancestors' headings."""
-    from core.lexical import unit_search_text
-
-    texts = []
-    for uid in stores.unit_ids:
-        info, heads, parent = stores.units[uid], [], stores.units[uid].parent_id
-        while parent and parent in stores.units and len(heads) < stores.config.context_depth:
-            heads.append(stores.units[parent].title)
-            parent = stores.units[parent].parent_id
-        texts.append(unit_search_text(info.label, info.title, info.text) + "\n" + " ".join(h for h in heads if h))
-    return texts
-
-
-def bm25_scorer(texts: list[str], method: str, k1: float, b: float) -> Callable[[str], np.ndarray]:
-    import bm25s
-
-    from core.lexical import tokenize
-
-    index = bm25s.BM25(k1=k1, b=b, method=method)
-    index.index([tokenize(t) or ["_empty_"] for t in texts], show_progress=False)
-
-    def score(question: str) -> np.ndarray:
-        tokens = tokenize(question)
-        return np.asarray(index.get_scores(tokens), dtype=np.float32) if tokens else np.zeros(len(texts), np.float32)
-
-    return score
 
 
 def as_run(stores: CorpusStores, questions: list[Question], scores: list[np.ndarray]) -> dict[str, list[tuple[str, float]]]:
@@ -70,17 +42,11 @@ def as_run(stores: CorpusStores, questions: list[Question], scores: list[np.ndar
     return run
 
 
-def fused(lexical: np.ndarray, dense: np.ndarray, weight: float) -> np.ndarray:
-    """The same fusion as Query.fused: BM25 / its max + cosine min–max over the top 100."""
-    peak = float(lexical.max())
-    return weight * (lexical / peak if peak > 0 else lexical) + (1 - weight) * normalise_top(dense)
-
-
 def unit_vectors(stores: CorpusStores) -> np.ndarray:
     """Each unit's first window vector (the one that covers its opening words)."""
+    first = stores.first_windows
     out = np.zeros((len(stores.unit_ids), stores.window_matrix.shape[1]), dtype=np.float32)
-    for row in reversed(range(len(stores.window_unit))):
-        out[stores.window_unit[row]] = stores.window_matrix[row]
+    out[stores.window_unit[first]] = stores.window_matrix[first]
     return out
 
 
@@ -92,18 +58,16 @@ def by_gold_count(questions: list[Question], run: dict, k: int) -> dict[str, dic
 
 
 def sweep(stores: CorpusStores, questions: list[Question], k: int) -> dict[str, dict]:
-    texts = context_texts(stores)
     started = time.perf_counter()
     vectors = stores.embedder.model.encode([q.question for q in questions], normalize_embeddings=True,
                                            convert_to_numpy=True, batch_size=64)
     dense = [stores.dense_scores(v) for v in vectors]
     plain = [stores.lexical_scores(q.question) for q in questions]
-    default_bm25 = bm25_scorer(texts, *BM25_VARIANTS[0])
-    context = [default_bm25(q.question) for q in questions]
+    context = [stores.context_lexical_scores(q.question) for q in questions]
     print(f"scored dense, bm25 and bm25+headings in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     variants: dict[str, list[np.ndarray]] = {"bm25": plain, "bm25+headings": context, "dense": dense}
     for w in FUSION_WEIGHTS:
-        variants[f"fused w={w}"] = [fused(lx, d, w) for lx, d in zip(context, dense)]
+        variants[f"fused w={w}"] = [fuse_scores(lx, d, w) for lx, d in zip(context, dense)]
     # Pseudo-relevance feedback: the question vector moved towards the top fused hits' vectors.
     units = unit_vectors(stores)
     base = variants["fused w=0.8"]
@@ -113,12 +77,13 @@ def sweep(stores: CorpusStores, questions: list[Question], k: int) -> dict[str, 
         q = v + PRF_BETA * units[top].mean(axis=0)
         moved.append(stores.dense_scores(q / np.linalg.norm(q)))
     variants[f"dense+prf{PRF_SEEDS}"] = moved
-    variants[f"fused w=0.8, dense+prf{PRF_SEEDS}"] = [fused(lx, d, 0.8) for lx, d in zip(context, moved)]
-    for method, k1, b in BM25_VARIANTS[1:]:
-        score = bm25_scorer(texts, method, k1, b)
-        lexical = [score(q.question) for q in questions]
+    variants[f"fused w=0.8, dense+prf{PRF_SEEDS}"] = [fuse_scores(lx, d, 0.8) for lx, d in zip(context, moved)]
+    texts, ids = stores.context_texts(), list(stores.unit_ids)
+    for method, k1, b in BM25_VARIANTS:
+        index = LexicalIndex.build(ids, texts, k1=k1, b=b, method=method)
+        lexical = [index.scores(q.question) for q in questions]
         variants[f"{method} k1={k1} b={b}"] = lexical
-        variants[f"fused w=0.8, {method} k1={k1} b={b}"] = [fused(lx, d, 0.8) for lx, d in zip(lexical, dense)]
+        variants[f"fused w=0.8, {method} k1={k1} b={b}"] = [fuse_scores(lx, d, 0.8) for lx, d in zip(lexical, dense)]
     report = {}
     for name, scores in variants.items():
         run = as_run(stores, questions, scores)

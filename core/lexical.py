@@ -37,8 +37,9 @@ class LexicalIndex:
         self.unit_ids = unit_ids
 
     @classmethod
-    def build(cls, unit_ids: list[str], texts: list[str]) -> "LexicalIndex":
-        retriever = bm25s.BM25(k1=1.2, b=0.75)
+    def build(cls, unit_ids: list[str], texts: list[str], k1: float = 1.2, b: float = 0.75,
+              method: str = "lucene") -> "LexicalIndex":
+        retriever = bm25s.BM25(k1=k1, b=b, method=method)
         # bm25s needs at least one token per document; an empty unit gets a placeholder token.
         retriever.index([tokenize(t) or ["_empty_"] for t in texts], show_progress=False)
         return cls(retriever, unit_ids)
@@ -56,6 +57,13 @@ class LexicalIndex:
         if not ids_file.exists():
             raise FileNotFoundError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")
         return cls(bm25s.BM25.load(str(path / "bm25")), json.loads(ids_file.read_text()))
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 of every indexed document, in index order (zeros when the query has no searchable word)."""
+        tokens = tokenize(query)
+        if not tokens:
+            return np.zeros(len(self.unit_ids), dtype=np.float32)
+        return np.asarray(self.retriever.get_scores(tokens), dtype=np.float32)
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         tokens = tokenize(query)

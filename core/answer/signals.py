@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.deps import AnswerDeps
+from core.retrieval.fusion import scaled_to_best
 
 # A question that asks two things ("What must X do, and how does Y …?") is split into its clauses:
 # a cross-reference answer should cover one clause with each end of the citation.
@@ -79,8 +80,7 @@ def signals_for(deps: AnswerDeps) -> Signals | None:
         texts = [deps.question, *clauses(deps.question)]
         vectors = stores.embed(texts if len(texts) >= 3 else texts[:1])
         lexical = np.asarray(stores.lexical_scores(deps.question), dtype=np.float32)
-        peak = float(lexical.max()) if lexical.size else 0.0
         return Signals(stores, vectors[0], vectors[1:] if len(vectors) >= 3 else None,
-                       stores.dense_scores(vectors[0]), lexical / peak if peak > 0 else lexical)
+                       stores.dense_scores(vectors[0]), scaled_to_best(lexical))
     except Exception:  # noqa: BLE001 — signals only sharpen the choice; rank and overlap still answer
         return None

@@ -49,3 +49,14 @@ def normalise_top(scores: np.ndarray, pool: int = 100) -> np.ndarray:
 
 def sorted_items(scores: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def scaled_to_best(scores: np.ndarray) -> np.ndarray:
+    """BM25 divided by the question's best score (0–1), unchanged when nothing matched."""
+    peak = float(scores.max()) if scores.size else 0.0
+    return scores / peak if peak > 0 else scores
+
+
+def fuse_scores(lexical: np.ndarray, dense: np.ndarray, lexical_weight: float) -> np.ndarray:
+    """Score fusion: BM25 / its max + cosine min–max over the top 100 (weights tuned on dev sets)."""
+    return lexical_weight * scaled_to_best(lexical) + (1 - lexical_weight) * normalise_top(dense)

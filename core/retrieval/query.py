@@ -7,7 +7,7 @@ from functools import cached_property
 import numpy as np
 
 from core.retrieval.base import Provenance, RetrievalRequest
-from core.retrieval.fusion import normalise_top, top_indices
+from core.retrieval.fusion import fuse_scores, top_indices
 from core.retrieval.stores import CorpusStores
 
 
@@ -52,12 +52,10 @@ class Query:
         return scores
 
     def fused(self, lexical_weight: float, lexical: np.ndarray | None = None, dense: np.ndarray | None = None) -> np.ndarray:
-        """Score fusion: BM25 / its max + cosine min–max over the top 100 (weights tuned on dev sets)."""
+        """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1)."""
         lexical = self.lexical if lexical is None else lexical
         dense = self.dense if dense is None else dense
-        peak = float(lexical.max()) if lexical.size else 0.0
-        lex_part = lexical / peak if peak > 0 else lexical
-        return lexical_weight * lex_part + (1 - lexical_weight) * normalise_top(np.where(self.mask, dense, -1.0))
+        return fuse_scores(lexical, np.where(self.mask, dense, -1.0), lexical_weight)
 
     def first_stage_provenance(self, pool: int) -> dict[str, list[Provenance]]:
         """Which flat lists a unit came from, with its rank there: the 'why' of a first-stage hit."""

@@ -130,26 +130,21 @@ class CorpusStores:
         """Cosine per unit = best of its windows (long units are split; one matching window is enough)."""
         sims = self.window_matrix @ query_vector.astype(np.float32)
         out = np.full(len(self.unit_ids), -1.0, dtype=np.float32)
-        out[self.window_unit[self._first_windows]] = sims[self._first_windows]
+        out[self.window_unit[self.first_windows]] = sims[self.first_windows]
         # ufunc.at is slow; only the few extra windows of long units need it.
-        np.maximum.at(out, self.window_unit[~self._first_windows], sims[~self._first_windows])
+        np.maximum.at(out, self.window_unit[~self.first_windows], sims[~self.first_windows])
         return out
 
     @cached_property
-    def _first_windows(self) -> np.ndarray:
+    def first_windows(self) -> np.ndarray:
         _, first = np.unique(self.window_unit, return_index=True)
         mask = np.zeros(len(self.window_unit), dtype=bool)
         mask[first] = True
         return mask
 
     def lexical_scores(self, text: str) -> np.ndarray:
-        from core.lexical import tokenize
-
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
-        tokens = tokenize(text)
-        if not tokens:
-            return out
-        raw = self.lexical.retriever.get_scores(tokens)
+        raw = self.lexical.scores(text)
         known = self.lexical_to_unit >= 0
         out[self.lexical_to_unit[known]] = raw[known]
         return out
@@ -159,31 +154,27 @@ class CorpusStores:
         """BM25 over each unit's text plus its ancestors' headings (rule/section/chapter/document titles),
         built in memory at first use (~2 s for 14k units). A clause "(a) …" is found by the words of the
         rule it belongs to. Used by the default method only; the BM25 baseline keeps the plain index."""
-        depth = self.config.context_depth
-        if depth <= 0:
+        if self.config.context_depth <= 0:
             return None
+        return LexicalIndex.build(list(self.unit_ids), self.context_texts())
+
+    def context_texts(self) -> list[str]:
+        """Each unit's searchable text followed by the titles of up to `context_depth` ancestors, in unit order."""
         from core.lexical import unit_search_text
 
         texts = []
         for uid in self.unit_ids:
             info = self.units[uid]
             heads, parent = [], info.parent_id
-            while parent and parent in self.units and len(heads) < depth:
+            while parent and parent in self.units and len(heads) < self.config.context_depth:
                 heads.append(self.units[parent].title)
                 parent = self.units[parent].parent_id
             texts.append(unit_search_text(info.label, info.title, info.text) + "\n" + " ".join(h for h in heads if h))
-        return LexicalIndex.build(list(self.unit_ids), texts)
+        return texts
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
-        from core.lexical import tokenize
-
         index = self.context_lexical
-        if index is None:
-            return self.lexical_scores(text)
-        tokens = tokenize(text)
-        if not tokens:
-            return np.zeros(len(self.unit_ids), dtype=np.float32)
-        return np.asarray(index.retriever.get_scores(tokens), dtype=np.float32)  # built over unit_ids
+        return self.lexical_scores(text) if index is None else index.scores(text)  # built over unit_ids
 
     @cached_property
     def adjacent(self) -> np.ndarray:
@@ -225,7 +216,7 @@ class CorpusStores:
 
     def warm(self) -> "CorpusStores":
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self._first_windows
+        _ = self.context_lexical, self.adjacent, self.first_windows
         return self
 
     def close(self) -> None:
