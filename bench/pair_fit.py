@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.answers import WARMUP_QUESTION, Question, load_questions
+from bench.answers import WARMUP_QUESTION, Question, load_questions, prf
 from bench.report import print_and_save
 from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, Stores, open_stores
@@ -96,9 +96,8 @@ def evaluate(items: list[Candidates], weights: np.ndarray) -> dict[str, float]:
             picked_gold += row == c.gold_row
         else:
             cited = {c.top_seed} if c.top_seed else set()
-        hits = len(cited & c.gold)
-        precision += hits / len(cited) if cited else 0.0
-        recall += hits / len(c.gold) if c.gold else 0.0
+        p, r, _ = prf(cited, c.gold)
+        precision, recall = precision + p, recall + r
     n = max(1, len(items))
     return {"questions": len(items), "precision": round(precision / n, 4), "recall": round(recall / n, 4),
             "gold_pair_picked": picked_gold, "gold_pair_in_candidates": sum(c.gold_row >= 0 for c in items)}

@@ -74,8 +74,7 @@ def measure(driver, database: str, n: int, rng: np.random.Generator, hops: int, 
         reached = graph_queries.expand(driver, database, seeds, types, max_hops=hops, node_cap=node_cap)
         latencies.append((time.perf_counter() - started) * 1000)
         sizes.append(len(reached))
-    return {"p50_ms": round(float(np.percentile(latencies, 50)), 2), "p95_ms": round(float(np.percentile(latencies, 95)), 2),
-            "mean_reached": round(float(np.mean(sizes)), 1)}
+    return {**_percentiles(latencies), "mean_reached": round(float(np.mean(sizes)), 1)}
 
 
 def _percentiles(latencies: list[float]) -> dict:
