@@ -52,6 +52,13 @@ class OriginGuard:
             self.outside.append(request.url)
 
 
+def guarded_page(browser, guard: OriginGuard, **context_options):
+    """A page in a fresh browser context whose every request the guard sees."""
+    context = browser.new_context(**context_options)
+    context.on("request", guard)
+    return context.new_page()
+
+
 def _sign_in(page, url: str, account: tuple[str, str]) -> None:
     page.goto(f"{url}/login")
     page.fill("#email", account[0])
@@ -149,9 +156,7 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         guard = OriginGuard(app_url)
-        officer = browser.new_context(viewport={"width": 1360, "height": 1500})
-        officer.on("request", guard)
-        page = officer.new_page()
+        page = guarded_page(browser, guard, viewport={"width": 1360, "height": 1500})
         _sign_in(page, app_url, ADMIN)
 
         starter = page.locator('[id^="starter-"]').first
@@ -191,9 +196,7 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         link = link_input.input_value()
         assert link.startswith(f"{app_url}/answers/")
 
-        colleague = browser.new_context(viewport={"width": 1200, "height": 1400})
-        colleague.on("request", guard)
-        shared = colleague.new_page()
+        shared = guarded_page(browser, guard, viewport={"width": 1200, "height": 1400})
         dialogs: list[str] = []
         shared.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         _sign_in(shared, app_url, READER)
@@ -214,9 +217,7 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         assert dialogs == []
         assert shared.locator(".answer img, .rule-card img, .rule-card a").count() == 0
 
-        signed_out = browser.new_context()
-        signed_out.on("request", guard)
-        assert signed_out.new_page().goto(link).status == 401
+        assert guarded_page(browser, guard).goto(link).status == 401
         browser.close()
 
     assert guard.outside == [], f"requests outside the app's origin: {guard.outside[:5]}"

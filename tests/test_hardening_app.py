@@ -11,7 +11,7 @@ import pytest
 from core.settings import Settings
 from tests.app_process import app_env, running_app
 from tests.hardening_support import api_client, cited_ids, ingest, write_tiny_corpus
-from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, OriginGuard, _graph_nodes, _sign_in
+from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, OriginGuard, _graph_nodes, _sign_in, guarded_page
 
 CORPUS = "xsstest"
 ADMIN = ("sec@example.org", "sec-pass-1")
@@ -73,9 +73,7 @@ def test_markup_in_regulation_text_stays_text(app_url: str) -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         guard = OriginGuard(app_url)
-        context = browser.new_context(viewport={"width": 1280, "height": 1400})
-        context.on("request", guard)
-        page = context.new_page()
+        page = guarded_page(browser, guard, viewport={"width": 1280, "height": 1400})
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         _sign_in(page, app_url, ADMIN)
@@ -92,7 +90,7 @@ def test_markup_in_regulation_text_stays_text(app_url: str) -> None:
         page.get_by_role("button", name="Copy link").first.click()
         link = page.locator('[data-testid="share-link"] input.share-url')
         link.wait_for(timeout=30_000)
-        shared = context.new_page()
+        shared = page.context.new_page()  # same signed-in session
         shared.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         shared.goto(link.input_value())
         assert _graph_nodes(shared, ".graph iframe") >= 1
