@@ -3,7 +3,6 @@ as CI runs it, with whatever virtual environment and Neo4j download the machine 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -11,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.report import save_json
 from core.settings import REPO_ROOT, get_settings
 
 _SUMMARY = re.compile(r"^(\d+ passed.*) in [\d.]+s", re.M)
@@ -34,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
               "pytest": summary.group(1) if summary else None, "cpus": os.cpu_count()}
     print(f"{'commit':<10} {'exit':>4} {'seconds':>8}  pytest")
     print(f"{commit[:10]:<10} {run.returncode:>4} {seconds:>8}  {result['pytest']}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    save_json(args.out, result)
     print(f"wrote {args.out}")
     return run.returncode
 

@@ -27,12 +27,10 @@ import numpy as np
 
 from bench.answers import WARMUP_QUESTION, Question, load_questions, prf
 from bench.report import print_and_save
-from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, Stores, open_stores
-from core.answer.extractive import extractive_model
 from core.answer.questions import clean_question
 from core.answer.selection import PAIR_WEIGHTS, scored_pairs
-from core.answer.service import DEFAULT_METHOD
+from core.answer.service import DEFAULT_METHOD, run_extractive
 from core.answer.signals import signals_for
 from core.settings import Settings, get_settings
 
@@ -53,8 +51,7 @@ class Candidates:
 
 def collect_one(q: Question, corpus: str, settings: Settings, stores: Stores) -> Candidates:
     deps = AnswerDeps(settings, corpus, clean_question(q.text), stores.retriever, stores.graph)
-    asyncio.run(answer_agent().run(f"Question: {deps.question}", deps=deps, model=extractive_model(deps),
-                                   usage_limits=USAGE_LIMITS))
+    asyncio.run(run_extractive(deps))
     scored = scored_pairs(deps.ledger, deps.question, signals_for(deps))
     pairs = [(e.source, e.target) for e, _ in scored]
     matrix = np.array([[f[k] for k in NAMES] for _, f in scored], dtype=np.float64).reshape(len(scored), len(NAMES))

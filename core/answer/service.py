@@ -64,6 +64,11 @@ async def _run(deps: AnswerDeps, model: Model, stream: bool) -> AttributedAnswer
     return result.output
 
 
+async def run_extractive(deps: AnswerDeps) -> AttributedAnswer:
+    """The extractive answer over the same tools; afterwards `deps.ledger` holds everything they returned."""
+    return await _run(deps, extractive_model(deps), False)
+
+
 async def _compose(deps: AnswerDeps, choice: ModelChoice, stream: bool) -> tuple[AttributedAnswer, AnswerDeps, bool]:
     """The LLM answer, or the extractive one (as fallback with a notice); returns the deps whose ledger backs it."""
     if not choice.extractive:
@@ -76,7 +81,7 @@ async def _compose(deps: AnswerDeps, choice: ModelChoice, stream: bool) -> tuple
             deps.notice(f"The language model {choice.name!r} failed ({_fault(exc)}); "
                         "this is the extractive answer (verbatim sentences from the provisions).")
             deps = deps.fresh()
-    return await _run(deps, extractive_model(deps), False), deps, False
+    return await run_extractive(deps), deps, False
 
 
 def _rejected(question: str, corpus: str, choice: ModelChoice, method: str, message: str) -> AnswerEnvelope:
