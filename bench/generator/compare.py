@@ -37,8 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     prefix = args.prefix
     retrieval = json.loads(Path(f"{prefix}_retrieval.json").read_text())["methods"]
     answers = {m: json.loads(p.read_text()) for m in METHODS if (p := Path(f"{prefix}_answers_{m}.json")).exists()}
-    run = Path(f"{prefix}_retrieval.trec")
-    by_type = recall_by_type(Path(f"{prefix}.jsonl"), run) if run.exists() else {}
+    # TREC runs are too big to commit: they live in the gitignored runs/ folder beside the summaries.
+    run = next((r for r in (prefix.parent / "runs" / f"{prefix.name}_retrieval.trec", Path(f"{prefix}_retrieval.trec"))
+                if r.exists()), None)
+    by_type = recall_by_type(Path(f"{prefix}.jsonl"), run) if run else {}
 
     header = ["method", *RETRIEVAL_KEYS, *(f"answer {k.split('_')[1]}" for k in ANSWER_KEYS)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
