@@ -81,6 +81,11 @@ class Mention(BaseModel):
     keys: list[str] = Field(description="candidate address keys, finest first; later ones are ancestors")
     edge_type: EdgeType = EdgeType.REFERENCES
     inferred: bool = Field(default=False, description="True for uses of a defined term, not written citations")
+    typed: bool = Field(default=False, description="the grammar set edge_type; words around it must not retype it")
+    reverse: EdgeType | None = Field(default=None, description="also store target → source with this type (pairs)")
+    external_name: str | None = Field(
+        default=None, description="the act and provision an External node is named by, when the text abbreviates it"
+    )
 
 
 class Edge(BaseModel):

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ingest.citations import generic_patterns as P
+from ingest.citations.generic_ko_patterns import HANGUL
 from ingest.models import Document, LegalUnit, Mention
 from ingest.parsers.generic.keys import (
     Segment,
@@ -66,6 +68,7 @@ class _Ref:
 
 
 _Handler = Callable[["GenericCitationFinder", re.Match[str], _Context], list[_Ref]]
+_T = TypeVar("_T")
 
 
 class GenericCitationFinder:
@@ -83,6 +86,10 @@ class GenericCitationFinder:
                         self._by_name.setdefault(key, slug)
                 own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
                 self._paths[unit.id] = path_of_key(own) if own else []
+        # Imported here: the Korean grammar builds on this module's targets and keys.
+        from ingest.citations.generic_ko import KoreanCitationFinder
+
+        self._korean = KoreanCitationFinder(documents, self._named)
 
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
         slug = self._slug_of.get(document.id) or _slug(document)
@@ -99,6 +106,9 @@ class GenericCitationFinder:
                     mentions.append(
                         Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys)
                     )
+        if HANGUL.search(unit.text):
+            mentions += self._korean.find(unit, document, slug, path)
+            mentions.sort(key=lambda m: m.start)
         return mentions
 
     # Documents -----------------------------------------------------------------------------------
@@ -168,30 +178,6 @@ class GenericCitationFinder:
         point = [("pt", match.group("pt"))] if match.group("pt") else []
         return [_Ref(context.own, (tuple(base + point),))] if base + point else []
 
-    def _ko_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
-        target = self._document(match, context)
-        article = _ko_article(match.group("num"), match.group("branch"))
-        parts = [(k, match.group(k)) for k in ("cl", "pt", "sp") if match.group(k)]
-        refs = [_Ref(target, ((("art", article), *parts),))]
-        if match.group("num2"):
-            last = _ko_article(match.group("num2"), match.group("branch2"))
-            middle = _range(match.group("num"), match.group("num2"), match.group("range"))[1:-1]
-            refs += [_Ref(target, ((("art", n),),)) for n in [*middle, last]]
-        return self._remember(context, refs)
-
-    def _ko_part(self, match: re.Match[str], context: _Context) -> list[_Ref]:
-        article = context.last_article if match.group("same") and context.last_article else context.article()
-        target = context.last_target if match.group("same") and context.last_target else context.own
-        parts = [(k, match.group(k)) for k in ("cl", "pt", "sp") if match.group(k)]
-        refs = [_Ref(target, (tuple(article + parts),))]
-        context.last_clause = article + parts[:1]
-        return refs
-
-    def _ko_item(self, match: re.Match[str], context: _Context) -> list[_Ref]:
-        clause = context.last_clause if match.group("same") and context.last_clause else context.clause()
-        parts = [(k, match.group(k)) for k in ("pt", "sp") if match.group(k)]
-        return [_Ref(context.own, (tuple(clause + parts),))]
-
     @staticmethod
     def _remember(context: _Context, refs: list[_Ref]) -> list[_Ref]:
         # "같은 조 제2항" / "같은 법 제3조" point back at the last absolute reference.
@@ -209,17 +195,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (P.VI_PROVISION, GenericCitationFinder._vi_provision),
     (P.VI_THIS_ARTICLE, GenericCitationFinder._vi_this),
     (P.VI_BARE_PART, GenericCitationFinder._vi_bare),
-    (P.KO_PROVISION, GenericCitationFinder._ko_provision),
-    (P.KO_PART, GenericCitationFinder._ko_part),
-    (P.KO_ITEM, GenericCitationFinder._ko_item),
 )
 
 
-def _non_overlapping(text: str) -> Iterator[tuple[re.Match[str], _Handler]]:
+def _non_overlapping(text: str, patterns: tuple[tuple[re.Pattern[str], _T], ...] = _PATTERNS) -> Iterator[tuple[re.Match[str], _T]]:
     """Every pattern's matches, earliest first; at one start the longest wins; overlaps are dropped."""
     found = [
         (match.start(), -match.end(), order, match, handler)
-        for order, (pattern, handler) in enumerate(_PATTERNS)
+        for order, (pattern, handler) in enumerate(patterns)
         for match in pattern.finditer(text)
         if match.end() > match.start()
     ]
@@ -281,10 +264,6 @@ def _segment_of(kind: str) -> str:
     if word.startswith(("§", "sec")):
         return "sec"
     return "rule" if word.startswith("rul") else "art"
-
-
-def _ko_article(num: str, branch: str | None) -> str:
-    return f"{num}의{branch}" if branch else num
 
 
 def _slug(document: Document) -> str:

@@ -69,19 +69,5 @@ VI_BARE_PART = re.compile(
     rf"|(?<!\w)(?i:điểm){_SP}(?P<pt_only>[a-zđ])(?!\w)"
 )
 
-# "「개인정보 보호법」 제5조제2항제3호", "이 법 제5조의2", "제5조부터 제7조까지".
-_KO_TAIL = r"(?:\s?제\s?(?P<cl>\d{1,3})\s?항)?(?:\s?제\s?(?P<pt>\d{1,3})\s?호)?(?:\s?(?P<sp>[가-하])\s?목)?"
-KO_PROVISION = re.compile(
-    r"(?:(?P<self>이\s?(?:법|영|규칙|규정|고시))\s{0,2}|「(?P<kname>[^」\n]{1,80})」\s{0,2}|(?P<same>같은\s?(?:법|영|규칙))\s{0,2})?"
-    r"제\s?(?P<num>\d{1,4})\s?조(?:의\s?(?P<branch>\d{1,3}))?"
-    + _KO_TAIL
-    + r"(?:\s{0,2}(?P<range>부터|내지|～|~|및|와|과)\s{0,2}제\s?(?P<num2>\d{1,4})\s?조(?:의\s?(?P<branch2>\d{1,3}))?(?:까지)?)?"
-)
-
-# "같은 조 제2항", bare "제2항 제1호": parts of the article cited just before, or of the citing one.
-KO_PART = re.compile(r"(?P<same>같은\s?조\s?)?제\s?(?P<cl>\d{1,3})\s?항(?:\s?제\s?(?P<pt>\d{1,3})\s?호)?(?:\s?(?P<sp>[가-하])\s?목)?")
-# "같은 항 제1호", bare "제3호": items of the paragraph cited just before, or of the citing one.
-KO_ITEM = re.compile(r"(?P<same>같은\s?항\s?)?제\s?(?P<pt>\d{1,3})\s?호(?:\s?(?P<sp>[가-하])\s?목)?")
-
 PAREN_PART = re.compile(r"\(([0-9A-Za-z]{1,5})\)")
 ROMAN_LOWER = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xiv|xvi{0,3}|xix|xx)")

@@ -117,6 +117,8 @@ VIETNAMESE = Grammar(
 # Korean statutes: 편 > 장 > 절 > 조 "제5조(목적)" > 항 ①② > 호 "1." > 목 "가.".
 _KO_NUM = r"\d{1,4}(?:의\d{1,3})?"
 BRANCH = "의"  # 제5조의2: an article inserted after 제5조 by amendment
+# 가. 나. … 하.: the fourteen item letters (the range 가-하 would take in almost every syllable).
+HANGUL_ITEMS = "가나다라마바사아자차카타파하"
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 KOREAN = Grammar(
     code="ko",
@@ -142,7 +144,7 @@ KOREAN = Grammar(
               (_line(rf"(?P<num>{_KO_NUM})\.\s+(?P<rest>[^\n]{{1,100000}})"),),
               "제{num}호", "제{num}호", Scope.PARENT, distinctive=False),
         Level("subitem", 6, UnitType.POINT, "sp",
-              (_line(r"(?P<num>[가-하])\.\s+(?P<rest>[^\n]{1,100000})"),),
+              (_line(rf"(?P<num>[{HANGUL_ITEMS}])\.\s+(?P<rest>[^\n]{{1,100000}})"),),
               "{num}목", "{num}목", Scope.PARENT, distinctive=False, sequence="hangul"),
     ),
 )

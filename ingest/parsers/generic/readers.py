@@ -35,6 +35,9 @@ _MD_HTML = re.compile(r"</?[A-Za-z][^<>\n]{0,500}>")
 _MD_QUOTE = re.compile(r"^\s{0,3}(?:>\s?){1,8}")
 _MD_BULLET = re.compile(r"^(\s{0,12})[-*+]\s+")
 _MD_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+# "1\\." and "가\\." escape a list marker so Markdown keeps the number as written (Korean items).
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+_FRONT_MATTER_MAX = 500
 _DOCX_HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.I)
 
 
@@ -105,7 +108,7 @@ def _read_plain(path: Path) -> list[Line]:
 def _read_markdown(path: Path) -> list[Line]:
     lines: list[Line] = []
     in_fence = False
-    for raw in _decode_text(path).splitlines():
+    for raw in _without_front_matter(_decode_text(path).splitlines()):
         if _MD_FENCE.match(raw):
             in_fence = not in_fence
             continue
@@ -124,6 +127,16 @@ def _read_markdown(path: Path) -> list[Line]:
     return lines
 
 
+def _without_front_matter(raw_lines: list[str]) -> list[str]:
+    """A YAML block opening the file ("---" … "---") describes the file; it holds no legal words."""
+    if not raw_lines or raw_lines[0].strip() != "---":
+        return raw_lines
+    for end in range(1, min(len(raw_lines), _FRONT_MATTER_MAX)):
+        if raw_lines[end].strip() in ("---", "..."):
+            return raw_lines[end + 1 :]
+    return raw_lines
+
+
 def strip_markdown(text: str) -> str:
     """Markdown inline markup → its words (links keep their text, emphasis its content)."""
     text = _MD_QUOTE.sub("", text)
@@ -134,7 +147,7 @@ def strip_markdown(text: str) -> str:
     text = _MD_CODE.sub(r"\1", text)
     text = _MD_STRONG.sub(r"\2", text)
     text = _MD_EMPHASIS.sub(r"\2", text)
-    return _MD_HTML.sub("", text)
+    return _MD_ESCAPE.sub(r"\1", _MD_HTML.sub("", text))
 
 
 def _read_docx(path: Path) -> list[Line]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.models import Document, LegalUnit, UnitType
-from ingest.parsers.generic.grammars import BRANCH, GRAMMARS, Grammar, Level, Scope, circled_number, render_label
+from ingest.parsers.generic.grammars import BRANCH, GRAMMARS, HANGUL_ITEMS, Grammar, Level, Scope, circled_number, render_label
 from ingest.parsers.generic.identity import Identity, identify
 from ingest.parsers.generic.keys import Segment, doc_key, unit_key
 from ingest.parsers.generic.readers import Line
@@ -26,7 +26,6 @@ _VIETNAMESE = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹ
 _ID_JUNK = re.compile(r"[^\w.]+")
 _ROMANS = ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx").split()
 _ALPHABET = "abcdđefghijklmnopqrstuvwxyz"
-_HANGUL_ITEMS = "가나다라마바사아자차카타파하"
 _TITLE_MAX = 120
 
 
@@ -155,9 +154,9 @@ def _previous(num: str, sequence: str) -> str | None:
     if sequence == "roman" and num in _ROMANS:
         position = _ROMANS.index(num)
         return _ROMANS[position - 1] if position else None
-    if sequence == "hangul" and num in _HANGUL_ITEMS:
-        position = _HANGUL_ITEMS.index(num)
-        return _HANGUL_ITEMS[position - 1] if position else None
+    if sequence == "hangul" and num in HANGUL_ITEMS:
+        position = HANGUL_ITEMS.index(num)
+        return HANGUL_ITEMS[position - 1] if position else None
     if num.isdigit():
         return str(int(num) - 1) if int(num) > 1 else None
     return ""
