@@ -149,3 +149,23 @@ def test_markdown_items_and_front_matter(tmp_path: Path) -> None:
     assert units["보건법 제5조제3항제2호나목"].text == "나. 나목"
     decree_root = next(d for d in graph.documents if d.id == "t/decree").units[0]
     assert "법령구분" not in decree_root.text and decree_root.label == "보건법 시행령"
+
+
+def test_history_repeal_tier_and_delegation_metadata(tmp_path: Path) -> None:
+    act = ACT + "\n##### 제6조\n\n삭제 <2025.6.20>\n\n##### 제7조 (특례)\n\n**①** 특례를 둔다. <신설 2009.1.30>\n\n**②** 삭제 <2023.9.22>\n"
+    graph = _korean(tmp_path, {"act.md": act, "decree.md": DECREE, "rules.md": RULES})
+    units = {u.label: u for d in graph.documents for u in d.units}
+    assert units["보건법 제4조제5항"].metadata["amended_on"] == "2010-01-18,2024-09-20"
+    assert units["보건법 제4조제5항"].metadata["delegates_to"] == "대통령령"
+    assert units["보건법 제7조제1항"].metadata["inserted_on"] == "2009-01-30"
+    for label, date in (("보건법 제6조", "2025-06-20"), ("보건법 제7조제2항", "2023-09-22")):
+        assert units[label].metadata["status"] == "repealed" and units[label].metadata["repealed_on"] == date
+    assert "status" not in units["보건법 제7조제1항"].metadata
+    assert {(u.document_id, u.tier) for u in units.values()} == {("t/act", 1), ("t/decree", 2), ("t/rules", 3)}
+
+
+def test_amending_instructions_are_not_article_headings(tmp_path: Path) -> None:
+    act = ACT + "\n## 부칙\n\n**②** 다른법 일부를 다음과 같이 개정한다.\n\n제40조 및 제41조를 각각 삭제한다.\n\n제66조의2 중 \"의료인이\"를 \"의사가\"로 한다.\n"
+    graph = _korean(tmp_path, {"act.md": act})
+    labels = [u.label for d in graph.documents for u in d.units]
+    assert "보건법 제40조" not in labels and "보건법 제66조의2" not in labels

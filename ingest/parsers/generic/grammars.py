@@ -11,7 +11,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ingest.models import UnitType
+from collections.abc import Callable
+
+from ingest.models import LegalUnit, UnitType
+from ingest.parsers.generic import korean
 
 
 class Scope(StrEnum):
@@ -45,6 +48,8 @@ class Grammar:
     levels: tuple[Level, ...]
     # Joins the document's short name and a unit label: "Circular 30/2024 Article 5".
     label_joiner: str = " "
+    # Reads what the parsed units say about themselves (tier, amendment history, repeal) into them.
+    annotate: Callable[[list[LegalUnit]], None] | None = None
 
 
 def _line(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -116,6 +121,8 @@ VIETNAMESE = Grammar(
 
 # Korean statutes: 편 > 장 > 절 > 조 "제5조(목적)" > 항 ①② > 호 "1." > 목 "가.".
 _KO_NUM = r"\d{1,4}(?:의\d{1,3})?"
+# "제40조 및 제41조를 각각 삭제한다", "제66조의2 중 …": an amending act's instruction, not an article heading.
+_KO_INSTRUCTION = r"\s{0,3}(?:중|및|또는|와|과|부터|각|에|,|ㆍ|·)(?:\s|$)"
 BRANCH = "의"  # 제5조의2: an article inserted after 제5조 by amendment
 # 가. 나. … 하.: the fourteen item letters (the range 가-하 would take in almost every syllable).
 HANGUL_ITEMS = "가나다라마바사아자차카타파하"
@@ -132,7 +139,7 @@ KOREAN = Grammar(
               (_line(rf"제\s?(?P<num>{_KO_NUM})\s?절(?:\s+(?P<title>[^\n]{{0,300}}))?"),),
               "제{num}절", " 제{num}절", Scope.PARENT),
         Level("article", 3, UnitType.ARTICLE, "art",
-              (_line(rf"제\s?(?P<num>\d{{1,4}})\s?조(?:의\s?(?P<branch>\d{{1,3}}))?(?:\s?\((?P<title>[^)\n]{{1,200}})\)|(?=\s|$))\s*(?P<rest>[^\n]{{0,100000}})"),),
+              (_line(rf"제\s?(?P<num>\d{{1,4}})\s?조(?:의\s?(?P<branch>\d{{1,3}}))?(?:\s?\((?P<title>[^)\n]{{1,200}})\)|(?=\s|$)(?!{_KO_INSTRUCTION}))\s*(?P<rest>[^\n]{{0,100000}})"),),
               "제{num}조"),
         # 부칙 (addenda: commencement and transition) closes the main body; its own 제1조 restarts.
         Level("addenda", 1, UnitType.CHAPTER, "addenda",
@@ -147,6 +154,7 @@ KOREAN = Grammar(
               (_line(rf"(?P<num>[{HANGUL_ITEMS}])\.\s+(?P<rest>[^\n]{{1,100000}})"),),
               "{num}목", "{num}목", Scope.PARENT, distinctive=False, sequence="hangul"),
     ),
+    annotate=korean.annotate,
 )
 
 GRAMMARS: dict[str, Grammar] = {g.code: g for g in (ENGLISH, VIETNAMESE, KOREAN)}

@@ -37,7 +37,6 @@ _MD_BULLET = re.compile(r"^(\s{0,12})[-*+]\s+")
 _MD_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 # "1\\." and "가\\." escape a list marker so Markdown keeps the number as written (Korean items).
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
-_FRONT_MATTER_MAX = 500
 _DOCX_HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.I)
 
 
@@ -131,7 +130,7 @@ def _without_front_matter(raw_lines: list[str]) -> list[str]:
     """A YAML block opening the file ("---" … "---") describes the file; it holds no legal words."""
     if not raw_lines or raw_lines[0].strip() != "---":
         return raw_lines
-    for end in range(1, min(len(raw_lines), _FRONT_MATTER_MAX)):
+    for end in range(1, len(raw_lines)):
         if raw_lines[end].strip() in ("---", "..."):
             return raw_lines[end + 1 :]
     return raw_lines

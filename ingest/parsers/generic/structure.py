@@ -84,6 +84,8 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         if mode != PARAGRAPHS:
             notes.append(f"{path}: no heading structure recognised; one unit per paragraph")
     units[0].metadata.update({"grammar": used, "source_format": path.suffix.lower().lstrip(".")})
+    if grammar is not None and used == grammar.code and grammar.annotate is not None:
+        grammar.annotate(units)
     document = Document(id=doc_id, corpus=corpus, title=identity.title, source_path=str(path), names=identity.names, units=units)
     return document, notes
 

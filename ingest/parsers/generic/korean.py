@@ -1,0 +1,73 @@
+"""What Korean statutes say about their own units: authority tier, amendment history, repeal, delegation.
+
+- Tier from the title: 법률 1, 시행령 (대통령령) 2, 시행규칙 (총리령·부령) 3, 고시·훈령·예규 4.
+- `<개정 2010.1.18, 2024.9.20>` / `<신설 2009.1.30>` and `[본조신설 …]` / `[전문개정 …]` are the
+  unit's amendment history (ISO dates in metadata), never citations: they name no amending act.
+- A unit that reads only "삭제 <2025.6.20>" has been repealed: status repealed, with the date.
+- "대통령령으로 정하는" / "보건복지부령으로 정한다" delegate to a lower tier: the authorities are noted,
+  the matching DELEGATES_TO / SPECIFIES pair comes from the answering decree's citation.
+"""
+from __future__ import annotations
+
+import re
+
+from ingest.citations.generic_ko_patterns import DELEGATION
+from ingest.models import LegalUnit, UnitType
+
+_DATE = r"\d{4}\s?\.\s?\d{1,2}\s?\.\s?\d{1,2}\.?"
+_DATES = rf"{_DATE}(?:\s?,\s?{_DATE}){{0,60}}"
+_TAG = re.compile(rf"<(?P<kind>개정|신설)\s?(?P<dates>{_DATES})>")
+_NOTE = re.compile(rf"\[(?P<kind>본조신설|전문개정|제목개정|본조삭제)\s?(?P<dates>{_DATES})\]")
+# Only the unit's own mark before "삭제": "제2조 삭제 <…>", "① 삭제 <…>", "1. 삭제", "가. 삭제", "제7장 삭제".
+_REPEALED = re.compile(
+    rf"(?:제\s?\d{{1,4}}\s?[조장절편](?:의\s?\d{{1,3}})?(?:\s?\([^)\n]{{0,200}}\))?|[①-⑳]|\d{{1,3}}(?:의\d{{1,2}})?\.|[가나다라마바사아자차카타파하]\.)?"
+    rf"\s{{0,5}}삭제\s?<(?P<dates>{_DATES})>"
+)
+_ONE_DATE = re.compile(r"(\d{4})\s?\.\s?(\d{1,2})\s?\.\s?(\d{1,2})")
+_HISTORY_KEYS = {"개정": "amended_on", "전문개정": "amended_on", "제목개정": "amended_on", "신설": "inserted_on",
+                 "본조신설": "inserted_on", "본조삭제": "repealed_on"}
+_TIERS = (("시행규칙", 3), ("시행령", 2), ("고시", 4), ("훈령", 4), ("예규", 4), ("지침", 4), ("규칙", 3), ("법률", 1), ("법", 1))
+
+
+def tier_of(title: str) -> int:
+    """'의료법 시행령' → 2: the authority tier a Korean instrument's title states."""
+    name = title.strip()
+    return next((tier for ending, tier in _TIERS if name.endswith(ending)), 1)
+
+
+def annotate(units: list[LegalUnit]) -> None:
+    """Tier, amendment history, repeal and delegation metadata on each unit of one Korean document."""
+    if not units:
+        return
+    tier = tier_of(units[0].label)
+    by_id = {unit.id: unit for unit in units}
+    for unit in units:
+        unit.tier = tier
+        for match in _TAG.finditer(unit.text):
+            _add_dates(unit, _HISTORY_KEYS[match.group("kind")], match.group("dates"))
+        for match in _NOTE.finditer(unit.text):
+            # "[본조신설 2009.1.30]" closes an article but is read into its last paragraph or item.
+            owner = _article_of(unit, by_id)
+            _add_dates(owner, _HISTORY_KEYS[match.group("kind")], match.group("dates"))
+            if match.group("kind") == "본조삭제":
+                owner.metadata["status"] = "repealed"
+        repealed = _REPEALED.match(" ".join(unit.text.split()))
+        if repealed and unit.type is not UnitType.DOCUMENT:
+            unit.metadata["status"] = "repealed"
+            _add_dates(unit, "repealed_on", repealed.group("dates"))
+        authorities = list(dict.fromkeys(m.group("authority") for m in DELEGATION.finditer(unit.text)))
+        if authorities:
+            unit.metadata["delegates_to"] = ", ".join(authorities)
+
+
+def _article_of(unit: LegalUnit, by_id: dict[str, LegalUnit]) -> LegalUnit:
+    node = unit
+    while node.type is not UnitType.ARTICLE and node.parent_id in by_id:
+        node = by_id[node.parent_id]
+    return node if node.type is UnitType.ARTICLE else unit
+
+
+def _add_dates(unit: LegalUnit, key: str, written: str) -> None:
+    dates = [f"{int(y):04d}-{int(m):02d}-{int(d):02d}" for y, m, d in _ONE_DATE.findall(written)]
+    known = [d for d in unit.metadata.get(key, "").split(",") if d]
+    unit.metadata[key] = ",".join(dict.fromkeys([*known, *dates]))
