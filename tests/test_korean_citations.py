@@ -169,3 +169,43 @@ def test_amending_instructions_are_not_article_headings(tmp_path: Path) -> None:
     graph = _korean(tmp_path, {"act.md": act})
     labels = [u.label for d in graph.documents for u in d.units]
     assert "보건법 제40조" not in labels and "보건법 제66조의2" not in labels
+
+
+ADDENDA = """
+## 부칙
+
+부칙 <제9932호,2010.1.18>
+
+##### 제1조 (시행일)
+
+이 법은 공포한 날부터 시행한다. 다만, 제4조의 개정규정은 부칙 제2조에 따른다.
+
+##### 제2조 (다른 법률의 개정)
+
+**①** 「약사법」 일부를 다음과 같이 개정한다.
+
+제40조제1항ㆍ제3항 중 "보건복지가족부"를 "보건복지부"로 한다.
+
+**②** 보건법 일부를 다음과 같이 개정한다.
+
+제5조제2항을 삭제한다.
+"""
+
+
+def test_addenda_are_addressed_apart_and_instructions_amend(tmp_path: Path) -> None:
+    graph = _korean(tmp_path, {"act.md": ACT + ADDENDA})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    first = units["t/act/addenda-부칙~2/art-1"]
+    assert first.label == "보건법 부칙 <제9932호,2010.1.18> 제1조"
+    assert first.keys == ["gen:act:addenda:2:art:1"]
+    edges = {(e.source, e.target, e.type.value) for e in graph.edges if e.type is not EdgeType.CONTAINS}
+    # 제4조 of the 개정규정 is the main body's; 부칙 제2조 is this 부칙's own; its heading cites nothing.
+    assert ("t/act/addenda-부칙~2/art-1", "t/act/art-4", "REFERENCES") in edges
+    assert ("t/act/addenda-부칙~2/art-1", "t/act/addenda-부칙~2/art-2", "REFERENCES") in edges
+    assert not any(s == "t/act/addenda-부칙~2/art-1" and t == "t/act/art-1" for s, t, _ in edges)
+    # 「약사법」 일부를 … 개정한다: 제40조제1항ㆍ제3항 are 약사법's, and amended; 보건법 제5조제2항 is this act's.
+    raws = {x.raw for x in graph.externals}
+    assert {"약사법 제40조제1항", "약사법 제40조제3항"} <= raws
+    assert ("t/act/addenda-부칙~2/art-2/cl-2", "t/act/art-5/cl-2", "AMENDS") in edges
+    amended = [e for e in graph.edges if e.type is EdgeType.AMENDS]
+    assert len(amended) == 3 and all("/addenda" in e.source for e in amended)

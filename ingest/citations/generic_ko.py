@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ingest.citations import generic_ko_patterns as P
 from ingest.citations.generic import _keys, _non_overlapping, _Ref, _Target
-from ingest.models import Document, EdgeType, LegalUnit, Mention
+from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
 from ingest.parsers.generic.keys import Segment, title_name_key
 
 Path = tuple[Segment, ...]
@@ -49,6 +49,7 @@ class _Cite:
     path: Path
     chain: int = 0  # citations of one list or range share it
     answers: bool = False  # states what a delegated phrase of the cited provision means
+    amends: bool = False  # the provision an amending instruction changes ("제5조 중 …를 …로 한다")
 
 
 @dataclass
@@ -64,6 +65,7 @@ class _UnitState:
     path: list[Segment]
     names: list[tuple[int, str]] = field(default_factory=list)  # (position, name) of every instrument named
     last: _Cite | None = None
+    amended: _Instrument | None = None  # after "「…」 일부를 다음과 같이 개정한다": bare citations are its
 
     def name_before(self, position: int) -> str | None:
         index = bisect.bisect_left(self.names, (position, "")) - 1
@@ -83,11 +85,16 @@ class KoreanCitationFinder:
         doc = self._states.get(document.id) or self._states.setdefault(document.id, _document_state(document))
         doc.own = _Instrument(_Target(slug), doc.own.name)
         state = _UnitState(doc, path, [(m.start(), " ".join(m.group("kname").split())) for m in _BRACKETED.finditer(unit.text)])
+        intros = [(m.end(), " ".join((m.group("kname") or m.group("plain")).split())) for m in P.AMENDING_INTRO.finditer(unit.text)]
         cites: list[_Cite] = []
         for match, kind in _non_overlapping(unit.text, _PATTERNS):
+            if match.start() == 0 and unit.type is UnitType.ARTICLE:
+                continue  # the article's own heading, "제1조(시행일)"
             previous = cites[-1] if cites else None
             joint = _joint(unit.text, previous, match)
+            state.amended = self._amended(intros, match.start(), state)
             new = self._cite(kind, match, state, previous if joint is not None else None)
+            new.amends = state.amended is not None and P.INSTRUCTION.match(unit.text, new.end) is not None
             if previous is not None and joint is not None:
                 new.chain = previous.chain
                 if joint in P.RANGE_JOINTS:
@@ -99,6 +106,9 @@ class KoreanCitationFinder:
             if _answers(unit.text, new.end):
                 for cite in cites:
                     cite.answers = cite.answers or cite.chain == new.chain
+            if new.amends:
+                for cite in cites:
+                    cite.amends = cite.amends or (cite.chain == new.chain and cite.instrument == new.instrument)
         if state.names:
             doc.last_name = state.names[-1][1]
         return [_mention(unit, cite) for cite in cites if cite.path]
@@ -114,7 +124,9 @@ class KoreanCitationFinder:
         elif kind == "addenda":
             amending = " ".join((groups["amending"] or "").split())
             instrument = self._instrument(amending) if amending else state.doc.own
-            path = [("addenda", "부칙"), ("art", _num(groups["num"], groups["branch"]))]
+            # "부칙 제2조" in a 부칙 is that 부칙's own article; elsewhere it names no one 부칙 of many.
+            own_addenda = state.path[:1] if state.path[:1] and state.path[0][0] == "addenda" and not amending else []
+            path = [*(own_addenda or [("addenda", "부칙")]), ("art", _num(groups["num"], groups["branch"]))]
         else:
             instrument, path = self._relative(kind, groups, state, previous)
         path += _tail(groups, kind)
@@ -137,7 +149,13 @@ class KoreanCitationFinder:
                 return (state.doc.own if name == state.doc.own.name else self._instrument(name)), match.start()
         # A word that names nothing ("따른") is not part of the citation: it starts at "제".
         start = match.string.rfind("제", match.start(), match.start("num"))
-        return (previous.instrument if previous is not None else state.doc.own), start
+        return (previous.instrument if previous is not None else state.amended or state.doc.own), start
+
+    def _amended(self, intros: list[tuple[int, str]], position: int, state: _UnitState) -> _Instrument | None:
+        name = next((name for end, name in reversed(intros) if end <= position), None)
+        if name is None:
+            return None
+        return state.doc.own if name == state.doc.own.name else self._instrument(name)
 
     def _same(self, words: str, last: str | None) -> _Instrument | None:
         """같은 법 → the act named last; 같은 영 / 같은 법 시행령 → its 시행령; 같은 규칙 → the rules named last."""
@@ -161,6 +179,8 @@ class KoreanCitationFinder:
         levels = _RELATIVE_TO[kind]
         if base is not None:
             return base.instrument, [s for s in base.path if s[0] in levels]
+        if state.amended is not None and state.amended != state.doc.own:
+            return state.amended, []  # "제2항을 삭제한다" with no article before it: nothing to address
         return state.doc.own, state.cut(levels)
 
 
@@ -224,7 +244,7 @@ def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
     text = unit.text[cite.start : cite.end]
     return Mention(
         source_id=unit.id, text=text.strip(), start=cite.start + len(text) - len(text.lstrip()), end=cite.end, keys=keys,
-        edge_type=EdgeType.SPECIFIES if cite.answers else EdgeType.REFERENCES,
+        edge_type=EdgeType.SPECIFIES if cite.answers else EdgeType.AMENDS if cite.amends else EdgeType.REFERENCES,
         reverse=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
         external_name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
     )

@@ -67,4 +67,14 @@ DELEGATION = re.compile(r"(?P<authority>대통령령|총리령|[가-힣]{1,12}�
 ALIAS = re.compile(
     rf"「(?P<name>[^」\n]{{1,80}})」\s?\(이하\s?[{_QUOTE_OPEN}](?P<alias>[^{_QUOTE_CLOSE}\n]{{1,20}})[{_QUOTE_CLOSE}](?:이)?라\s?한다\)"
 )
+# "「약사법」 일부를 다음과 같이 개정한다." opens an amending act's instructions to that instrument
+# (in a 부칙 or an amending act); "의료법 시행령 일부를 …" names it without brackets.
+AMENDING_INTRO = re.compile(
+    r"(?:「(?P<kname>[^」\n]{1,80})」|(?P<plain>[가-힣ㆍ·][가-힣ㆍ·\s]{0,60}?))\s?(?:일부|전부)를\s?다음과\s?같이\s?개정한다"
+)
+# An instruction's verb right after the provision it changes: "제5조 중 …", "제40조를 삭제한다",
+# "제3조를 다음과 같이 한다", "제2항을 각각 삭제한다".
+INSTRUCTION = re.compile(
+    rf"\s{{0,2}}(?:{QUALIFIER}\s{{0,2}}){{0,2}}(?:중(?:\s|$)|[을를]\s?(?:각각\s)?(?:삭제한다|삭제하고|다음과\s?같이\s?(?:한다|하며|하고)))"
+)
 HANGUL = re.compile("[\uac00-\ud7a3]")

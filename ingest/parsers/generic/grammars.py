@@ -143,7 +143,7 @@ KOREAN = Grammar(
               "제{num}조"),
         # 부칙 (addenda: commencement and transition) closes the main body; its own 제1조 restarts.
         Level("addenda", 1, UnitType.CHAPTER, "addenda",
-              (_line(r"(?P<num>부\s?칙)(?:\s{0,3}<(?P<title>[^>\n]{1,100})>)?\s*"),), "부칙"),
+              (_line(r"(?P<num>부\s?칙)(?:\s?\([^)\n]{1,100}\))?(?:\s{0,3}<(?P<title>[^>\n]{1,100})>)?\s*"),), "부칙"),
         Level("paragraph", 4, UnitType.PARAGRAPH, "cl",
               (_line(rf"(?P<num>[{_CIRCLED}])\s*(?P<rest>[^\n]{{0,100000}})"),),
               "제{num}항", "제{num}항", Scope.PARENT, distinctive=False, sequence="circled"),

@@ -39,6 +39,7 @@ def annotate(units: list[LegalUnit]) -> None:
     """Tier, amendment history, repeal and delegation metadata on each unit of one Korean document."""
     if not units:
         return
+    _addenda_addresses(units)
     tier = tier_of(units[0].label)
     by_id = {unit.id: unit for unit in units}
     for unit in units:
@@ -58,6 +59,25 @@ def annotate(units: list[LegalUnit]) -> None:
         authorities = list(dict.fromkeys(m.group("authority") for m in DELEGATION.finditer(unit.text)))
         if authorities:
             unit.metadata["delegates_to"] = ", ".join(authorities)
+
+
+def _addenda_addresses(units: list[LegalUnit]) -> None:
+    """Each 부칙 restarts at 제1조: its units are addressed "부칙 <제20292호,2007.9.28> 제1조" (key
+    …:addenda:2:art:1), so that neither they nor citations of the main body's 제1조 take the other's place."""
+    short, root_key = units[0].label, units[0].keys[0] if units[0].keys else ""
+    owner: dict[str, tuple[str, str]] = {}  # unit id → (label, key) of the 부칙 it sits in
+    count = 0
+    for unit in units[1:]:
+        if unit.keys and unit.keys[0].startswith(f"{root_key}:addenda:"):
+            count += 1
+            label = f"{short} 부칙" + (f" <{unit.title}>" if unit.title else "")
+            owner[unit.id] = (label, f"{root_key}:addenda:{count}")
+            unit.label, unit.keys = label, [owner[unit.id][1]]
+        elif unit.parent_id in owner:
+            owner[unit.id] = owner[unit.parent_id]
+            label, key = owner[unit.id]
+            unit.label = f"{label} {unit.label.removeprefix(short).strip()}"
+            unit.keys = [key + k.removeprefix(root_key) for k in unit.keys]
 
 
 def _article_of(unit: LegalUnit, by_id: dict[str, LegalUnit]) -> LegalUnit:
