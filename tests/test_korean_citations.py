@@ -209,3 +209,16 @@ def test_addenda_are_addressed_apart_and_instructions_amend(tmp_path: Path) -> N
     assert ("t/act/addenda-부칙~2/art-2/cl-2", "t/act/art-5/cl-2", "AMENDS") in edges
     amended = [e for e in graph.edges if e.type is EdgeType.AMENDS]
     assert len(amended) == 3 and all("/addenda" in e.source for e in amended)
+
+
+def test_hostile_korean_text_stays_linear() -> None:
+    import time
+
+    from tests.test_generic_citations import _finder_on
+
+    for hostile in ("가" * 100_000, "「" * 50_000 + "제1조", ('법 제1조에서 "' + "가" * 399) * 200, "같은 " * 30_000 + "제1조",
+                    "제1조ㆍ" * 20_000, "일부를 다음과 같이 개정한다 " * 5_000 + "제1조 중 " * 5_000):
+        finder, unit, document = _finder_on(hostile)
+        started = time.perf_counter()
+        finder.find(unit, document)
+        assert time.perf_counter() - started < 4, hostile[:20]

@@ -2,8 +2,8 @@
 
 Each pattern's match becomes one or more references: a document (the citing one, another file of
 the corpus found by its name, or an instrument outside the corpus) plus a path of segments below
-it. Relative references ("paragraph 2 of this Article", "khoản 2", "제2항") take their path from
-the citing unit; "같은 조/같은 법" from the reference just before. Keys run finest first, then
+it. Relative references ("paragraph 2 of this Article", "khoản 2") take their path from the citing
+unit. Korean text is read by its own grammar (generic_ko.py: 법 / 영 by tier, 「…」, 같은 법). Keys run finest first, then
 ancestors, so a missing point still lands on its clause or article. An instrument named but absent
 from the corpus gets keys no unit carries: it resolves to an External node, as intended.
 """

@@ -103,12 +103,11 @@ class KoreanCitationFinder:
                 new.chain = len(cites)
             cites.append(new)
             state.last = new
-            if _answers(unit.text, new.end):
-                for cite in cites:
-                    cite.answers = cite.answers or cite.chain == new.chain
-            if new.amends:
-                for cite in cites:
-                    cite.amends = cite.amends or (cite.chain == new.chain and cite.instrument == new.instrument)
+            answers = _answers(unit.text, new.end)
+            # A list shares its verb: "법 제22조제3항 및 제23조에서 "…"란", "제5조 및 제7조를 삭제한다".
+            for cite in _chain(cites) if answers or new.amends else ():
+                cite.answers = cite.answers or answers
+                cite.amends = cite.amends or (new.amends and cite.instrument == new.instrument)
         if state.names:
             doc.last_name = state.names[-1][1]
         return [_mention(unit, cite) for cite in cites if cite.path]
@@ -231,6 +230,14 @@ def _range_middle(first: _Cite, last: _Cite) -> list[_Cite]:
         return []
     kind = first.path[-1][0]
     return [_Cite(first.start, last.end, last.instrument, (*first.path[:-1], (kind, str(n)))) for n in range(int(low) + 1, int(high))]
+
+
+def _chain(cites: list[_Cite]) -> list[_Cite]:
+    """The last citation and those of its list or range before it."""
+    start = len(cites) - 1
+    while start > 0 and cites[start - 1].chain == cites[-1].chain:
+        start -= 1
+    return cites[start:]
 
 
 def _answers(text: str, end: int) -> bool:

@@ -1,4 +1,6 @@
-"""Citation regexes for the generic format (English, Vietnamese, Korean drafting); logic is in generic.py.
+"""Citation regexes for the generic format (English, Vietnamese drafting); logic is in generic.py.
+
+Korean drafting has its own: generic_ko_patterns.py.
 
 A comma never joins two numbers into a pair: "Article 5, Decree 12" and "제5조의2, 제1조부터" are
 lists of separate citations, each matched on its own.
