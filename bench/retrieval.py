@@ -111,7 +111,7 @@ def evaluate(questions: list[Question], run: dict[str, list[tuple[str, float]]],
     # ranx orders by score; rank-derived scores keep each method's own order exactly (ties included).
     ranx_run = Run({q.id: {u: float(len(run[q.id]) - i) for i, (u, _) in enumerate(run[q.id])} or {"_none_": 0.0}
                     for q in questions if q.gold})
-    names = {f"recall@{k}": f"Recall@{k}", "ndcg@10": "nDCG@10", "map@10": "MAP@10", "mrr": "MRR"}
+    names = {f"recall@{k}": f"Recall@{k}", "ndcg@10": "nDCG@10", "map@10": "MAP@10", "mrr": "MRR", "hit_rate@1": "Hit@1"}
     scores = ranx_evaluate(qrels, ranx_run, list(names), make_comparable=True)
     out = {names[m]: round(float(v), 4) for m, v in scores.items()}
     out["FullCov@10"] = round(float(np.mean([set(q.gold) <= {u for u, _ in run[q.id][:10]}
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         if notices:
             report["degraded"][method] = notices
         print(f"{method}: done ({len(questions)} questions)", file=sys.stderr, flush=True)
-    metrics = [f"Recall@{args.k}", "nDCG@10", "MAP@10", "MRR", "FullCov@10"] + (
+    metrics = [f"Recall@{args.k}", "nDCG@10", "MAP@10", "MRR", "Hit@1", "FullCov@10"] + (
         ["Both@10", "SRC@10", "TGT@10"] if fmt == "xrefrag" else [])
     print_table(report, metrics)
     args.out.parent.mkdir(parents=True, exist_ok=True)

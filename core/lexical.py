@@ -1,30 +1,22 @@
-"""The lexical (BM25) index over a corpus's units, saved next to the other stores."""
+"""The lexical (BM25) index over a corpus's units, saved next to the other stores.
+
+The analyzer that cut the units into terms is saved with the index (analyzer.json) and cuts every
+question for it; an index saved before analyzers existed is English.
+"""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import bm25s
 import numpy as np
-import Stemmer
 
-from ingest.normalize import normalize_text
+from core.analyzers import Analyzer, EnglishAnalyzer, get_analyzer
+from core.analyzers.english import tokenize
 
-# Dotted/bracketed numbers ("3.8.1", "164.508(a)(2)") stay whole: splitting them on dots loses the
-# strongest lexical signal a citation-bearing question has.
-_TOKEN = re.compile(r"\d+(?:\.\d+)*[a-z]?(?:\([0-9a-z]{1,4}\))*|[a-z][a-z0-9']*")
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have if in into is it its of on or such that the their then there "
-    "these they this to was were which will with shall may must not any all each other under than".split()
-)
-_STEMMER = Stemmer.Stemmer("english")
+__all__ = ["LexicalIndex", "tokenize", "unit_search_text"]
 
-
-def tokenize(text: str) -> list[str]:
-    words = _TOKEN.findall(normalize_text(text).lower())
-    kept = [w for w in words if w not in _STOPWORDS]
-    return [w if w[0].isdigit() else _STEMMER.stemWord(w) for w in kept]
+_EMPTY = "_empty_"
 
 
 def unit_search_text(label: str, title: str, text: str) -> str:
@@ -32,41 +24,66 @@ def unit_search_text(label: str, title: str, text: str) -> str:
 
 
 class LexicalIndex:
-    def __init__(self, retriever: bm25s.BM25, unit_ids: list[str]) -> None:
+    def __init__(self, retriever: bm25s.BM25, unit_ids: list[str], analyzer: Analyzer | None = None,
+                 unit_tokens: list[list[str]] | None = None) -> None:
         self.retriever = retriever
         self.unit_ids = unit_ids
+        self.analyzer = analyzer or EnglishAnalyzer()
+        # Each unit's terms, kept when the analyzer is slow (a segmenter) so derived indexes reuse them.
+        self.unit_tokens = unit_tokens
 
     @classmethod
     def build(cls, unit_ids: list[str], texts: list[str], k1: float = 1.2, b: float = 0.75,
-              method: str = "lucene") -> "LexicalIndex":
+              method: str = "lucene", analyzer: Analyzer | None = None) -> "LexicalIndex":
+        analyzer = analyzer or EnglishAnalyzer()
+        return cls.from_tokens(unit_ids, [analyzer.tokenize(t) for t in texts], k1, b, method, analyzer)
+
+    @classmethod
+    def from_tokens(cls, unit_ids: list[str], tokens: list[list[str]], k1: float = 1.2, b: float = 0.75,
+                    method: str = "lucene", analyzer: Analyzer | None = None) -> "LexicalIndex":
         retriever = bm25s.BM25(k1=k1, b=b, method=method)
         # bm25s needs at least one token per document; an empty unit gets a placeholder token.
-        retriever.index([tokenize(t) or ["_empty_"] for t in texts], show_progress=False)
-        return cls(retriever, unit_ids)
+        retriever.index([t or [_EMPTY] for t in tokens], show_progress=False)
+        analyzer = analyzer or EnglishAnalyzer()
+        keep = tokens if analyzer.name != "en" else None
+        return cls(retriever, unit_ids, analyzer, keep)
 
     def save(self, path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
         self.retriever.save(str(path / "bm25"))
-        tmp = path / "unit_ids.json.tmp"
-        tmp.write_text(json.dumps(self.unit_ids))
-        tmp.replace(path / "unit_ids.json")
+        _write(path / "analyzer.json", json.dumps({"name": self.analyzer.name}))
+        tokens_file = path / "unit_tokens.json"
+        if self.unit_tokens is not None:
+            _write(tokens_file, json.dumps(self.unit_tokens, ensure_ascii=False))
+        elif tokens_file.exists():
+            tokens_file.unlink()
+        # Written last: its mtime is the ingest stamp running apps watch.
+        _write(path / "unit_ids.json", json.dumps(self.unit_ids))
 
     @classmethod
     def load(cls, path: Path) -> "LexicalIndex":
         ids_file = path / "unit_ids.json"
         if not ids_file.exists():
             raise FileNotFoundError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")
-        return cls(bm25s.BM25.load(str(path / "bm25")), json.loads(ids_file.read_text()))
+        meta = path / "analyzer.json"
+        analyzer = get_analyzer(json.loads(meta.read_text())["name"]) if meta.exists() else EnglishAnalyzer()
+        tokens_file = path / "unit_tokens.json"
+        tokens = json.loads(tokens_file.read_text()) if tokens_file.exists() else None
+        return cls(bm25s.BM25.load(str(path / "bm25")), json.loads(ids_file.read_text()), analyzer, tokens)
+
+    def tokens_of(self) -> dict[str, list[str]] | None:
+        """unit id → its indexed terms, when they were kept."""
+        return None if self.unit_tokens is None else dict(zip(self.unit_ids, self.unit_tokens))
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 of every indexed document, in index order (zeros when the query has no searchable word)."""
-        tokens = tokenize(query)
+        tokens = self.analyzer.tokenize(query)
         if not tokens:
             return np.zeros(len(self.unit_ids), dtype=np.float32)
         return np.asarray(self.retriever.get_scores(tokens), dtype=np.float32)
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
-        tokens = tokenize(query)
+        tokens = self.analyzer.tokenize(query)
         if not tokens or not self.unit_ids:
             return []
         k = min(k, len(self.unit_ids))
@@ -74,3 +91,9 @@ class LexicalIndex:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         return [(self.unit_ids[i], float(scores[i])) for i in top if scores[i] > 0]
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)

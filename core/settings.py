@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     embedding_batch_size: int = 32
 
     default_corpus: str = "hipaa"
+    # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
+    # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.
+    lexical_analyzer: str = "auto"
 
     # Chat app (issue #5). DATABASE_URL (PostgreSQL) over the SQLite file in the data dir.
     database_url: str | None = Field(default=None, validation_alias=AliasChoices("DATABASE_URL", "CITEWALK_DATABASE_URL"))

@@ -89,6 +89,7 @@ def run_ingest(
 def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
                  quiet: bool) -> None:
     from core.embeddings import get_embedder
+    from core.analyzers import choose_analyzer
     from core.lexical import LexicalIndex, unit_search_text
     from core.stores import chroma_store, neo4j_store
 
@@ -119,8 +120,9 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         summary.vectors_embedded = stage.items
     with recorder.stage("lexical index") as stage:
         rows = neo4j_store.corpus_units(driver, settings.neo4j_database, graph.corpus)
-        index = LexicalIndex.build([r["id"] for r in rows],
-                                   [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows])
+        texts = [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows]
+        index = LexicalIndex.build([r["id"] for r in rows], texts,
+                                   analyzer=choose_analyzer(settings.lexical_analyzer, texts))
         index.save(settings.lexical_path / graph.corpus)
         stage.items = len(rows)
 

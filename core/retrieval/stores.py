@@ -156,21 +156,28 @@ class CorpusStores:
         rule it belongs to. Used by the default method only; the BM25 baseline keeps the plain index."""
         if self.config.context_depth <= 0:
             return None
-        return LexicalIndex.build(list(self.unit_ids), self.context_texts())
+        analyzer = self.lexical.analyzer
+        # A segmenter is slow (~30 s for 18 statutes): reuse the terms the ingest saved for each unit.
+        saved = self.lexical.tokens_of() if self.graph_info else None
+        if saved is None or any(uid not in saved for uid in self.unit_ids):
+            return LexicalIndex.build(list(self.unit_ids), self.context_texts(), analyzer=analyzer)
+        tokens = [saved[uid] + analyzer.tokenize(self.heading_text(uid)) for uid in self.unit_ids]
+        return LexicalIndex.from_tokens(list(self.unit_ids), tokens, analyzer=analyzer)
+
+    def heading_text(self, uid: str) -> str:
+        """The titles of up to `context_depth` ancestors of a unit."""
+        heads, parent = [], self.units[uid].parent_id
+        while parent and parent in self.units and len(heads) < self.config.context_depth:
+            heads.append(self.units[parent].title)
+            parent = self.units[parent].parent_id
+        return " ".join(h for h in heads if h)
 
     def context_texts(self) -> list[str]:
         """Each unit's searchable text followed by the titles of up to `context_depth` ancestors, in unit order."""
         from core.lexical import unit_search_text
 
-        texts = []
-        for uid in self.unit_ids:
-            info = self.units[uid]
-            heads, parent = [], info.parent_id
-            while parent and parent in self.units and len(heads) < self.config.context_depth:
-                heads.append(self.units[parent].title)
-                parent = self.units[parent].parent_id
-            texts.append(unit_search_text(info.label, info.title, info.text) + "\n" + " ".join(h for h in heads if h))
-        return texts
+        return [unit_search_text(self.units[uid].label, self.units[uid].title, self.units[uid].text) + "\n"
+                + self.heading_text(uid) for uid in self.unit_ids]
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical

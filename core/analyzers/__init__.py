@@ -1,0 +1,79 @@
+"""Lexical analyzers: text → BM25 terms, one per language, chosen per corpus and stored with its index.
+
+The corpus's language is detected from its units' script at index time (override: the
+`lexical_analyzer` setting); the analyzer's name is saved next to the index, so questions are cut
+into terms exactly as the units were.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Protocol
+
+AUTO = "auto"
+DEFAULT_BY_LANGUAGE = {"en": "en", "vi": "vi-pyvi", "ko": "ko-kiwi"}
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+# Letters only Vietnamese uses among Latin scripts (đ, ơ, ư, and tone-marked vowels).
+_VIETNAMESE = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
+_LETTER = re.compile(r"[^\W\d_]")
+_SAMPLE_CHARS = 400_000
+
+
+class Analyzer(Protocol):
+    name: str
+
+    def tokenize(self, text: str) -> list[str]: ...
+
+
+class EnglishAnalyzer:
+    name = "en"
+
+    def tokenize(self, text: str) -> list[str]:
+        from core.analyzers.english import tokenize
+
+        return tokenize(text)
+
+
+def analyzer_names() -> list[str]:
+    from core.analyzers.vietnamese import SEGMENTERS
+
+    return ["en", "ko-kiwi", *(f"vi-{s}" for s in SEGMENTERS)]
+
+
+def get_analyzer(name: str) -> Analyzer:
+    """An analyzer by its stored name ("en", "vi-pyvi", "vi-underthesea/words", "ko-kiwi", …) or a language code."""
+    name = DEFAULT_BY_LANGUAGE.get(name, name)
+    if name == "en":
+        return EnglishAnalyzer()
+    if name == "ko-kiwi":
+        from core.analyzers.korean import KoreanAnalyzer
+
+        return KoreanAnalyzer()
+    if name.startswith("vi-"):
+        from core.analyzers.vietnamese import VietnameseAnalyzer
+
+        return VietnameseAnalyzer.from_name(name)
+    raise ValueError(f"unknown lexical analyzer {name!r}: use {AUTO}, en, vi, ko or one of {', '.join(analyzer_names())}"
+                     " (a Vietnamese one may add /words, /syllables, /bigrams, /syllables+bigrams)")
+
+
+def detect_language(texts: Iterable[str]) -> str:
+    """'ko' when Hangul makes up a tenth of the letters, 'vi' when Vietnamese-only letters do a fiftieth
+    (every Vietnamese sentence has several; an English text quoting a name has a few), else 'en'."""
+    letters = hangul = vietnamese = 0
+    for text in texts:
+        letters += len(_LETTER.findall(text))
+        hangul += len(_HANGUL.findall(text))
+        vietnamese += len(_VIETNAMESE.findall(text))
+        if letters >= _SAMPLE_CHARS:
+            break
+    if not letters:
+        return "en"
+    if hangul >= 0.1 * letters:
+        return "ko"
+    return "vi" if vietnamese >= 0.02 * letters else "en"
+
+
+def choose_analyzer(setting: str, texts: Iterable[str]) -> Analyzer:
+    """The setting's analyzer, or the detected language's default when the setting is `auto`."""
+    return get_analyzer(detect_language(texts) if setting == AUTO else setting)
