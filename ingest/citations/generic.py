@@ -167,6 +167,10 @@ class GenericCitationFinder:
             refs += [_Ref(target, ((("art", n),),)) for n in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]]
         return self._remember(context, refs)
 
+    def _vi_codified(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+        parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
+        return self._remember(context, [_Ref(context.own, ((("art", match.group("num")), *parts),))])
+
     def _vi_this(self, match: re.Match[str], context: _Context) -> list[_Ref]:
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
         return [_Ref(context.own, (tuple(context.article() + parts),))] if parts else []
@@ -193,6 +197,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (P.EN_THIS_PROVISION, GenericCitationFinder._en_this),
     (P.EN_BARE_PART, GenericCitationFinder._en_bare),
     (P.VI_PROVISION, GenericCitationFinder._vi_provision),
+    (P.VI_CODIFIED, GenericCitationFinder._vi_codified),
     (P.VI_THIS_ARTICLE, GenericCitationFinder._vi_this),
     (P.VI_BARE_PART, GenericCitationFinder._vi_bare),
 )

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from ingest.parsers.generic.vi_codification import CODIFIED_NUMBER
+
 _SP = r"\s{1,3}"
 _OPT_SP = r"\s{0,3}"
 _EN_NUM = r"\d{1,4}[A-Za-z]?(?:\.\d{1,4}){0,5}"
@@ -61,6 +63,9 @@ VI_PROVISION = re.compile(
     rf"(?:(?P<self>(?:{_VI_TYPES}|[Vv]ăn{_SP}bản){_SP}này)"
     rf"|(?P<dtype>{_VI_TYPES}){_SP}(?:số{_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})))?"
 )
+
+# "Điều 2.2.LQ.12": a codified (Pháp điển) article, always of the codification being read.
+VI_CODIFIED = re.compile(rf"(?<!\w){_VI_LEAD}(?i:điều){_SP}(?P<num>{CODIFIED_NUMBER})(?![\w])")
 
 # "khoản 2 Điều này", "điểm a khoản 1 Điều này": parts of the citing article.
 VI_THIS_ARTICLE = re.compile(rf"(?<!\w){_VI_LEAD}(?i:điều){_SP}này(?!\w)")

@@ -14,7 +14,8 @@ from enum import StrEnum
 from collections.abc import Callable
 
 from ingest.models import LegalUnit, UnitType
-from ingest.parsers.generic import korean
+from ingest.parsers.generic import korean, vi_codification
+from ingest.parsers.generic.vi_codification import CODIFIED_ARTICLE
 
 
 class Scope(StrEnum):
@@ -109,7 +110,7 @@ VIETNAMESE = Grammar(
         Level("section", 2, UnitType.SECTION, "sec",
               (_line(rf"MỤC\s+(?P<num>\d{{1,3}}){_VI_TAIL}", re.I),), "Mục {num}", " mục {num}", Scope.PARENT),
         Level("article", 3, UnitType.ARTICLE, "art",
-              (_line(rf"Điều\s+(?P<num>\d{{1,4}}[a-zđ]?){_VI_TAIL}"),), "Điều {num}"),
+              (CODIFIED_ARTICLE, _line(rf"Điều\s+(?P<num>\d{{1,4}}[a-zđ]?){_VI_TAIL}")), "Điều {num}"),
         Level("clause", 4, UnitType.CLAUSE, "cl",
               (_line(r"(?P<num>\d{1,3})\.\s+(?P<rest>[^\n]{1,100000})"),),
               "Khoản {num}", " khoản {num}", Scope.PARENT, distinctive=False),

@@ -80,6 +80,8 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
 
 
 def _numbered(identity: Identity, head: list[str], language: str) -> None:
+    # A line in brackets cites another act ("(Điều 1 Luật số 25/2008/QH12 …)"); it never names this one.
+    head = [line for line in head if not line.startswith("(")]
     for line in head:
         match = NUMBERED_INSTRUMENT.search(line)
         if match:

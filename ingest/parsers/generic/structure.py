@@ -7,13 +7,14 @@ lands on the finest unit. Containment comes from parent_id.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ingest.models import Document, LegalUnit, UnitType
 from ingest.parsers.generic.grammars import BRANCH, GRAMMARS, HANGUL_ITEMS, Grammar, Level, Scope, circled_number, render_label
 from ingest.parsers.generic.identity import Identity, identify
-from ingest.parsers.generic.keys import Segment, doc_key, unit_key
+from ingest.parsers.generic.keys import Segment, doc_key, title_name_key, unit_key
+from ingest.parsers.generic import vi_codification
 from ingest.parsers.generic.readers import Line
 
 AUTO = "generic"
@@ -69,13 +70,23 @@ def grammar_code(format_name: str) -> str | None:
 
 def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: str | None) -> tuple[Document, list[str]]:
     """One file's lines → its Document; notes say when no heading structure was found."""
+    lines = vi_codification.body_lines(lines, lambda line: line.heading)
     texts = [line.text for line in lines]
     grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
     language = grammar.code if grammar else _script_language(texts)
     title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
     identity = identify(texts, path.stem, title_hint, language)
+    if language == "vi" and grammar is not None and vi_codification.is_codification(texts):
+        grammar = _codified_only(grammar)
+        # A codification is named by its topic; the acts its articles come from are in their notes.
+        identity.short_name = identity.title
+        identity.names, identity.keys = [identity.title], [title_name_key(identity.title)]
+        identity.metadata.pop("number", None)
+        identity.metadata["doc_type"] = "codification"
     doc_id = f"{corpus}/{slug}"
     units = _heading_units(texts, grammar, corpus, doc_id, slug, identity) if grammar else None
+    if units is not None and grammar is not None and grammar.code == "vi":
+        vi_codification.annotate(units)
     notes: list[str] = []
     used = grammar.code if grammar else PARAGRAPHS
     if units is None:
@@ -88,6 +99,13 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         grammar.annotate(units)
     document = Document(id=doc_id, corpus=corpus, title=identity.title, source_path=str(path), names=identity.names, units=units)
     return document, notes
+
+
+def _codified_only(grammar: Grammar) -> Grammar:
+    """In a codification every article has a codified number; a plain "Điều 36." line is quoted text."""
+    levels = tuple(replace(level, patterns=(vi_codification.CODIFIED_ARTICLE,)) if level.name == "article" else level
+                   for level in grammar.levels)
+    return replace(grammar, levels=levels)
 
 
 def detect_grammar(texts: list[str]) -> Grammar | None:

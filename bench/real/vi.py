@@ -1,0 +1,110 @@
+"""Vietnamese checks: the Pháp điển topic's labels, amendment notes, repeals and cross-links (parse +
+resolve output measured against plain patterns over the raw file), and the ALQAC retrieval figures
+(read from the result of `python -m bench.retrieval` on alqac2023_train.jsonl).
+
+Each raw-text pattern here is deliberately simpler than the grammar it checks, and written apart from
+it, so a grammar that misses or misreads a form makes its check fail.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from bench.real.checks import Check
+from core.settings import Settings
+from ingest.graph import CorpusGraph, build_graph
+from ingest.models import EdgeType
+
+AREA = "vi"
+CODIFICATION = "corpora/real/vi/phapdien_bao-hiem-y-te.md"
+RETRIEVAL_RESULT = Path("bench/results/retrieval_alqac2023_train.json")
+
+_RAW_HEADING = re.compile(r"^Điều (\d+\.\d+\.\w+\.[\w.]*\w)\.?(?:\s|$)")
+_RAW_AMENDING_NOTE = re.compile(r"^\(.*\sbởi\s")
+_RAW_AMENDING_ACT = re.compile(r"bởi (?:Điều|Khoản|Điểm)[^()]*? số (\S+?)[\s,)]")
+_RAW_REPEALED = re.compile(r"^(?:[a-zđ]\)|\d+\.)\s*[*(]*\s*(?:đã\s)?(?:được|bị) bãi bỏ\s*[*)]*\.?\s*$", re.I)
+_RAW_RELATED = re.compile(r"^\(Điều này có nội dung liên quan đến (.*)\)\s*$")
+_RAW_CODIFIED = re.compile(r"Điều (\d+\.\d+\.\w+\.[\w.]*\w)")
+
+
+def run(settings: Settings) -> list[Check]:
+    path = settings.shared / CODIFICATION
+    if not path.exists():
+        return [Check(area=AREA, name="phapdien material", value="missing", target=str(path), ok=False)]
+    body = _body(path.read_text(encoding="utf-8").splitlines())
+    graph = build_graph([path], "vi-check", "generic")
+    return [*codification_checks(body, graph), *retrieval_checks()]
+
+
+def _body(lines: list[str]) -> list[str]:
+    """The raw lines before the export's article index (its first '##' heading after the text)."""
+    for n, line in enumerate(lines):
+        if line.startswith("## "):
+            return lines[:n]
+    return lines
+
+
+def codification_checks(body: list[str], graph: CorpusGraph) -> list[Check]:
+    units = [u for d in graph.documents for u in d.units]
+    articles = [u for u in units if u.type == "article"]
+    by_label = {u.label: u for u in articles}
+    headings = [m.group(1) for m in map(_RAW_HEADING.match, body) if m]
+    distinct = len({u.label for u in articles})
+    # Each amending note belongs to the last article heading above it.
+    notes, current = [], None
+    for line in body:
+        head = _RAW_HEADING.match(line)
+        if head:
+            current = head.group(1)
+        elif _RAW_AMENDING_NOTE.match(line) and current:
+            notes.append((current, _RAW_AMENDING_ACT.findall(line)))
+    notes = [(num, acts) for num, acts in notes if acts]
+    recorded = 0
+    missing = []
+    for num, acts in notes:
+        unit = next((u for label, u in by_label.items() if label.endswith(f"Điều {num}")), None)
+        history = unit.metadata.get("amendment_history", "") if unit else ""
+        if unit and all(act.rstrip(".") in history for act in acts):
+            recorded += 1
+        else:
+            missing.append(num)
+    repealed_raw = [_norm(line) for line in body if _RAW_REPEALED.match(line.strip())]
+    repealed_units = [_norm(u.text.splitlines()[0]) for u in units if u.metadata.get("status") == "repealed" and u.text]
+    marked = sum(1 for line in repealed_raw if line in repealed_units)
+    cited = [num for line in body if (m := _RAW_RELATED.match(line)) for num in _RAW_CODIFIED.findall(m.group(1))]
+    edges = [e for e in graph.edges if e.type is EdgeType.REFERENCES and e.citation and _RAW_CODIFIED.fullmatch(e.citation)]
+    art_ids = {u.id for u in articles}
+    from_articles = [e for e in edges if e.source in art_ids]
+    resolved = sum(1 for e in from_articles if e.resolution != "external")
+    return [
+        Check(area=AREA, name="phapdien articles parsed / codified headings", value=f"{len(articles)}/{len(headings)}",
+              target="all", ok=len(articles) == len(headings)),
+        Check(area=AREA, name="phapdien distinct article labels", value=round(distinct / max(1, len(headings)), 4),
+              target=">= 0.99", ok=distinct >= 0.99 * len(headings), detail={"distinct": distinct, "headings": len(headings)}),
+        Check(area=AREA, name="phapdien amending notes recorded", value=round(recorded / max(1, len(notes)), 4),
+              target="1.0", ok=bool(notes) and recorded == len(notes),
+              detail={"notes": len(notes), "recorded": recorded, "missing": missing[:20]}),
+        Check(area=AREA, name="phapdien '(được bãi bỏ)' units repealed", value=f"{marked}/{len(repealed_raw)}",
+              target="all", ok=bool(repealed_raw) and marked == len(repealed_raw)),
+        Check(area=AREA, name="phapdien cross-links as REFERENCES", value=f"{len(from_articles)}/{len(cited)}",
+              target="all", ok=bool(cited) and len(from_articles) >= len(cited),
+              detail={"inside_topic_resolved": resolved}),
+    ]
+
+
+def retrieval_checks() -> list[Check]:
+    if not RETRIEVAL_RESULT.exists():
+        return [Check(area=AREA, name="alqac retrieval result", value="missing", target=str(RETRIEVAL_RESULT), ok=False)]
+    report = json.loads(RETRIEVAL_RESULT.read_text())
+    default = report["methods"].get("citewalk", {})
+    return [
+        Check(area=AREA, name="alqac gold in top 10 (citewalk)", value=default.get("Recall@10", 0.0), target=">= 0.97",
+              ok=default.get("Recall@10", 0.0) >= 0.97, detail={"methods": sorted(report["methods"])}),
+        Check(area=AREA, name="alqac gold first (citewalk)", value=default.get("Hit@1", 0.0), target=">= 0.85",
+              ok=default.get("Hit@1", 0.0) >= 0.85),
+    ]
+
+
+def _norm(line: str) -> str:
+    return " ".join(line.replace("*", " ").replace("(", " ").replace(")", " ").split()).lower()
