@@ -161,6 +161,9 @@ class GenericCitationFinder:
 
     def _vi_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
         target = self._document(match, context)
+        if match.group("self"):
+            # "Điều 68 của Luật này" names the citing document: it is the fallback when Điều 68 is not in it.
+            target = _Target(target.slug, named=True)
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
         refs = [_Ref(target, ((("art", match.group("num")), *parts),))]
         if match.group("num2"):

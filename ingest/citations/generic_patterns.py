@@ -24,7 +24,8 @@ _OPT_SP = r"\s{0,3}"
 _EN_NUM = r"\d{1,4}[A-Za-z]?(?:\.\d{1,4}){0,5}"
 _SUBS = r"(?:\([0-9A-Za-z]{1,5}\)){0,5}"
 _EN_TYPES = r"Circular|Decree|Law|Decision|Resolution|Directive|Regulation|Order|Notice|Ordinance"
-_VI_TYPES = r"[Tt]hông\s{1,2}tư|[Nn]ghị\s{1,2}định|[Ll]uật|[Qq]uyết\s{1,2}định|[Nn]ghị\s{1,2}quyết|[Cc]hỉ\s{1,2}thị"
+_VI_TYPES = (r"[Tt]hông\s{1,2}tư(?:\s{1,2}liên\s{1,2}tịch)?|[Nn]ghị\s{1,2}định|[Bb]ộ\s{1,2}luật|[Ll]uật|[Qq]uyết\s{1,2}định"
+             r"|[Nn]ghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|[Cc]hỉ\s{1,2}thị|[Pp]háp\s{1,2}lệnh|[Hh]iến\s{1,2}pháp")
 _INSTRUMENT_NUMBER = r"\d{1,5}/\d{4}(?:/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24})?"
 
 # "point (a) of paragraph 2 of Article 5", "Clause 3, Article 12": finer parts written first.

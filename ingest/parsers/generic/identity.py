@@ -30,6 +30,8 @@ VI_TYPE_CODES: dict[str, tuple[str, str]] = {
     "NQ": ("resolution", "Nghị quyết"),
     "CT": ("directive", "Chỉ thị"),
 }
+# The first provision heading ends the header: "Điều 1.", "Article 1", "제1조".
+PROVISION_HEADING = re.compile(r"(?:Điều|Article|ARTICLE|Section|SECTION|§)\s{0,3}\d|제\s?\d{1,4}\s?조")
 _VI_CODE = re.compile(r"/(?P<code>[A-ZĐ]{2})(?:-|\d|$)")
 # A title line that names a statute: "Data Protection Act 2021", "개인정보 보호법 시행령".
 EN_TITLE = re.compile(r"(?:The\s)?(?P<title>(?:[A-Z][\w'’()\-]{0,30}\s){0,10}(?:Act|Regulations|Rules|Code|Ordinance|Law)(?:\s\d{4})?)")
@@ -80,14 +82,11 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
 
 
 def _numbered(identity: Identity, head: list[str], language: str) -> None:
-    # A line in brackets cites another act ("(Điều 1 Luật số 25/2008/QH12 …)"); it never names this one.
-    head = [line for line in head if not line.startswith("(")]
-    for line in head:
-        match = NUMBERED_INSTRUMENT.search(line)
-        if match:
-            kind, number = doc_type(match.group("type")), match.group("number")
-            _add_number(identity, kind, match.group("type"), number, language)
-            return
+    # A line in brackets cites another act ("(Điều 1 Luật số 25/2008/QH12 …)"), and so do the articles;
+    # only the header before the first provision names this one.
+    end = next((n for n, line in enumerate(head) if PROVISION_HEADING.match(line)), len(head))
+    head = [line for line in head[:end] if not line.startswith("(")]
+    # A Vietnamese header's "Số: 146/2018/NĐ-CP" is the document's own number by the drafting rules.
     for line in head:
         match = VI_NUMBER_LINE.search(line)
         if match:
@@ -95,6 +94,12 @@ def _numbered(identity: Identity, head: list[str], language: str) -> None:
             code = _VI_CODE.search(number)
             kind, word = VI_TYPE_CODES.get(code.group("code"), (None, "")) if code else (None, "")
             _add_number(identity, kind, word, number, language)
+            return
+    for line in head:
+        match = NUMBERED_INSTRUMENT.search(line)
+        if match:
+            kind, number = doc_type(match.group("type")), match.group("number")
+            _add_number(identity, kind, match.group("type"), number, language)
             return
 
 

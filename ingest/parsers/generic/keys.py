@@ -19,7 +19,9 @@ _NAME_JUNK = re.compile(r"[^\w/.\-]+")
 
 # Document types by what they are, whatever the language they are named in.
 DOC_TYPES: dict[str, str] = {
-    "circular": "circular", "thông tư": "circular",
+    "circular": "circular", "thông tư": "circular", "thông tư liên tịch": "circular",
+    "code": "code", "bộ luật": "code", "constitution": "constitution", "hiến pháp": "constitution",
+    "nghị quyết liên tịch": "resolution",
     "decree": "decree", "nghị định": "decree",
     "law": "law", "luật": "law", "act": "law",
     "decision": "decision", "quyết định": "decision",
