@@ -1,0 +1,94 @@
+"""Lexical analyzers: English unchanged, Vietnamese word segmentation, Korean morphemes, per-corpus choice."""
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+import pytest
+
+from core.analyzers import choose_analyzer, detect_language, get_analyzer
+from core.lexical import LexicalIndex, tokenize
+
+VI_UNITS = [
+    "Điều 2. Viên chức là công dân Việt Nam được tuyển dụng theo vị trí việc làm.",
+    "Điều 3. Nhân viên y tế phải có chứng chỉ hành nghề.",
+    "Điều 49. Trách nhiệm của Bộ Y tế",
+]
+
+
+def test_english_terms_are_the_stemmed_words_as_before():
+    # The HIPAA/ADGM indexes depend on these exact terms.
+    assert tokenize("The covered entities must comply with 164.508(a)(2) and Rule 3.8.1.") == [
+        "cover", "entiti", "compli", "164.508(a)(2)", "rule", "3.8.1"]
+    assert get_analyzer("en").tokenize("The covered entities") == ["cover", "entiti"]
+
+
+def test_language_is_detected_from_the_script():
+    assert detect_language(VI_UNITS) == "vi"
+    assert detect_language(["제1조(목적) 이 법은 의료에 관한 사항을 규정한다."]) == "ko"
+    assert detect_language(["A covered entity may disclose protected health information to Việt Nam."]) == "en"
+    assert detect_language([]) == "en"
+
+
+def test_auto_picks_the_language_default_and_a_setting_overrides_it():
+    assert choose_analyzer("auto", VI_UNITS).name == "vi-pyvi"
+    assert choose_analyzer("en", VI_UNITS).name == "en"
+    assert choose_analyzer("vi-underthesea/words", ["x"]).name == "vi-underthesea/words"
+    with pytest.raises(ValueError, match="unknown lexical analyzer 'fr'"):
+        get_analyzer("fr")
+    with pytest.raises(ValueError, match="feature"):
+        get_analyzer("vi-pyvi/trigrams")
+
+
+@pytest.mark.parametrize("name", ["vi-pyvi", "vi-underthesea"])
+def test_vietnamese_words_are_segmented_and_paired(name):
+    terms = get_analyzer(name).tokenize("Trách nhiệm của Bộ Y tế")
+    assert terms == ["trách_nhiệm", "bộ", "y_tế", "trách_nhiệm+bộ", "bộ+y_tế"]  # "của" is a stop word
+
+
+def test_vietnamese_features_and_unicode_forms():
+    assert get_analyzer("vi-pyvi/words").tokenize("Trách nhiệm của Bộ Y tế") == ["trách_nhiệm", "bộ", "y_tế"]
+    assert "trách" in get_analyzer("vi-pyvi/syllables").tokenize("Trách nhiệm")
+    assert get_analyzer("vi-syllable/words").tokenize("Bộ Y tế") == ["bộ", "y", "tế"]
+    decomposed = unicodedata.normalize("NFD", "Trách nhiệm của Bộ Y tế")
+    assert get_analyzer("vi").tokenize(decomposed) == get_analyzer("vi").tokenize("Trách nhiệm của Bộ Y tế")
+
+
+def test_segmented_index_does_not_match_a_syllable_of_another_word():
+    ids = ["vc", "nv", "byt"]
+    words = LexicalIndex.build(ids, VI_UNITS, analyzer=get_analyzer("vi-pyvi"))
+    syllables = LexicalIndex.build(ids, VI_UNITS, analyzer=get_analyzer("vi-syllable/words"))
+    assert words.search("viên chức", 3)[0][0] == "vc"
+    assert words.scores("viên chức")[1] == 0  # "nhân viên" is another word
+    assert syllables.scores("viên chức")[1] > 0  # which syllable BM25 cannot tell
+    assert words.search("trách nhiệm của Bộ Y tế", 1)[0][0] == "byt"
+
+
+def test_korean_morphemes_drop_particles_and_mark_stems():
+    analyzer = get_analyzer("ko")
+    assert analyzer.name == "ko-kiwi"
+    with_object = analyzer.tokenize("의료기관을 개설하려는 자")
+    with_genitive = analyzer.tokenize("의료기관의 개설")
+    assert {"의료", "기관", "개설"} <= set(with_object) & set(with_genitive)
+    assert "을" not in with_object and "의" not in with_genitive
+    assert "정하/V" in analyzer.tokenize("대통령령으로 정하는 경우")
+
+
+def test_the_analyzer_and_unit_terms_are_saved_with_the_index(tmp_path):
+    index = LexicalIndex.build(["vc", "nv", "byt"], VI_UNITS, analyzer=get_analyzer("vi"))
+    index.save(tmp_path / "c")
+    loaded = LexicalIndex.load(tmp_path / "c")
+    assert loaded.analyzer.name == "vi-pyvi"
+    assert loaded.tokens_of()["byt"] == index.unit_tokens[2]
+    assert np.allclose(loaded.scores("Bộ Y tế"), index.scores("Bộ Y tế"))
+    english = LexicalIndex.build(["a"], ["covered entity"])
+    english.save(tmp_path / "e")
+    again = LexicalIndex.load(tmp_path / "e")
+    assert again.analyzer.name == "en" and again.unit_tokens is None
+    assert not (tmp_path / "e" / "unit_tokens.json").exists()
+
+
+def test_an_index_saved_before_analyzers_is_english(tmp_path):
+    LexicalIndex.build(["a"], ["covered entity"]).save(tmp_path / "old")
+    (tmp_path / "old" / "analyzer.json").unlink()
+    assert LexicalIndex.load(tmp_path / "old").analyzer.name == "en"

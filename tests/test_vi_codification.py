@@ -1,0 +1,180 @@
+"""Vietnamese rules: Pháp điển codified articles and notes, document identity, self-references."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.graph import build_graph
+from ingest.models import EdgeType, UnitType
+from ingest.parsers.generic import vi_codification as V
+
+CODIFICATION = """---
+title: Chăm sóc sức khỏe
+---
+
+# Chăm sóc sức khỏe
+
+Chương I
+
+QUY ĐỊNH CHUNG
+
+Điều 4.1.LQ.1. Phạm vi điều chỉnh
+
+(Điều 1 Luật số 10/2020/QH14 Chăm sóc sức khỏe ngày 01/01/2020 của Quốc hội, có hiệu lực thi hành kể từ ngày 01/07/2020 )
+
+Luật này quy định về chăm sóc sức khỏe.
+
+Điều 5. Điều này là văn bản được trích dẫn, không phải một điều của đề mục.
+
+Điều 4.1.NĐ.2.3. Mức hỗ trợ
+
+(Điều 3 Nghị định số 54/2021/NĐ-CP, có hiệu lực thi hành kể từ ngày 01/07/2021, có nội dung được sửa đổi, có nội dung được bổ sung bởi Điều 5 Nghị định số 155/2022/NĐ-CP có hiệu lực thi hành kể từ ngày 12/11/2022; có nội dung bị bãi bỏ bởi Điều 2 Thông tư số 08/2023/TT-BYT có hiệu lực thi hành kể từ ngày 01/02/2023)
+
+1. Mức hỗ trợ là 70%.
+
+2. Đối tượng gồm:
+
+a) Người nghèo;
+
+b) (được bãi bỏ)
+
+c) Người cao tuổi.
+
+(Điều này có nội dung liên quan đến Điều 4.1.LQ.1. Phạm vi điều chỉnh; Điều 9.2.TT.3.4. Hỗ trợ khác của Thông tư 12/2019/TT-BYT)
+
+Điều 4.1.LQ.7c. Điều bổ sung
+
+(Điều 7c Luật số 10/2020/QH14, có hiệu lực thi hành kể từ ngày 01/07/2020, được bổ sung bởi Điều 1 Luật số 46/2022/QH15 có hiệu lực thi hành kể từ ngày 01/01/2023)
+
+3. ***Được bãi bỏ***
+
+## Danh sách điều khoản
+
+### 0400100000
+
+Điều 4.1.LQ.1. Phạm vi điều chỉnh Luật này quy định về chăm sóc sức khỏe.
+
+### 0400100001
+
+Điều 4.1.NĐ.2.3. Mức hỗ trợ 1. Mức hỗ trợ là 70%.
+"""
+
+DECREE = """CHÍNH PHỦ
+Số: 146/2018/NĐ-CP
+
+NGHỊ ĐỊNH
+Quy định chi tiết Luật Bảo hiểm y tế
+
+Điều 1. Phạm vi điều chỉnh
+Nghị định này quy định việc thi hành khoản 2 Điều 68 của Luật này.
+
+Điều 2. Đối tượng
+1. Người lao động theo khoản 1 Điều 1 của Nghị định này.
+2. Người thuộc Điều 3 của Bộ luật này và Điều 5 Nghị định số 70/2015/NĐ-CP.
+"""
+
+
+@pytest.fixture()
+def codified(tmp_path):
+    path = tmp_path / "cham-soc.md"
+    path.write_text(CODIFICATION, encoding="utf-8")
+    graph = build_graph([path], "t", "generic")
+    units = {u.label: u for d in graph.documents for u in d.units}
+    return graph, units
+
+
+def test_codified_numbers_are_kept_and_the_index_and_quoted_articles_are_not_articles(codified):
+    graph, units = codified
+    articles = [label for label, u in units.items() if u.type is UnitType.ARTICLE]
+    assert articles == ["Chăm sóc sức khỏe Điều 4.1.LQ.1", "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3",
+                        "Chăm sóc sức khỏe Điều 4.1.LQ.7c"]
+    assert units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3"].title == "Mức hỗ trợ"
+    assert "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 2 điểm c" in units
+    document = graph.documents[0].units[0]
+    assert document.label == "Chăm sóc sức khỏe" and document.metadata["doc_type"] == "codification"
+    assert "number" not in document.metadata  # the notes' acts do not name the topic
+
+
+def test_provenance_notes_give_source_and_amendment_history(codified):
+    _, units = codified
+    first = units["Chăm sóc sức khỏe Điều 4.1.LQ.1"].metadata
+    assert first["source_provision"] == "Điều 1 Luật số 10/2020/QH14"
+    assert first["effective_date"] == "2020-07-01" and "amended_by" not in first
+    amended = units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3"].metadata
+    assert amended["source_document"] == "54/2021/NĐ-CP"
+    history = json.loads(amended["amendment_history"])
+    assert [(h["kinds"], h["act"], h["effective_date"]) for h in history] == [
+        (["amended", "supplemented"], "155/2022/NĐ-CP", "2022-11-12"),
+        (["repealed"], "08/2023/TT-BYT", "2023-02-01"),
+    ]
+    assert amended["amended_by"] == "Điều 5 Nghị định số 155/2022/NĐ-CP; Điều 2 Thông tư số 08/2023/TT-BYT"
+    inserted = json.loads(units["Chăm sóc sức khỏe Điều 4.1.LQ.7c"].metadata["amendment_history"])
+    assert inserted[0]["kinds"] == ["supplemented"] and inserted[0]["act"] == "46/2022/QH15"
+
+
+def test_repealed_units_are_marked(codified):
+    _, units = codified
+    repealed = sorted(label for label, u in units.items() if u.metadata.get("status") == "repealed")
+    assert repealed == ["Chăm sóc sức khỏe Điều 4.1.LQ.7c khoản 3", "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 2 điểm b"]
+    assert units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 2 điểm c"].metadata.get("status") is None
+
+
+def test_cross_links_start_at_the_article_and_resolve_inside_the_topic(codified):
+    graph, units = codified
+    article = units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3"]
+    assert "có nội dung liên quan" in article.text
+    assert "liên quan" not in units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 2 điểm c"].text
+    links = {e.citation: e for e in graph.edges if e.source == article.id and e.type is EdgeType.REFERENCES}
+    assert links["Điều 4.1.LQ.1"].target == units["Chăm sóc sức khỏe Điều 4.1.LQ.1"].id
+    assert links["Điều 9.2.TT.3.4"].resolution == "external"
+
+
+def test_note_grammar_on_short_texts():
+    assert V.CODIFIED_ARTICLE.fullmatch("Điều 2.2.TT.4.1. Phạm vi").group("num") == "2.2.TT.4.1"
+    assert V.CODIFIED_ARTICLE.fullmatch("Điều 39.16.LQ.23.").group("num") == "39.16.LQ.23"
+    assert V.CODIFIED_ARTICLE.fullmatch("Điều 23. Phạm vi") is None
+    [note] = V.provenance_notes("(Khoản 2 Điều 1 Thông tư liên tịch số 37/2015/TTLT-BYT-BTC, có hiệu lực thi hành kể từ ngày 01/03/2016)")
+    assert note.group("number") == "37/2015/TTLT-BYT-BTC"
+    [replaced] = V.amendments(", có nội dung được thay thế bởi Điều 3 Quyết định số 14/2012/QĐ-TTg có hiệu lực thi hành kể từ ngày 15/04/2012")
+    assert replaced.kinds == ("replaced",) and replaced.by == "Điều 3 Quyết định số 14/2012/QĐ-TTg"
+    assert V.amendments("có hiệu lực thi hành kể từ ngày 01/01/2020") == []
+    assert V.REPEALED_BODY.fullmatch("(được bãi bỏ)") and V.REPEALED_BODY.fullmatch("Đã bị bãi bỏ.")
+    assert V.REPEALED_BODY.fullmatch("được bãi bỏ theo quyết định") is None
+
+
+def test_the_header_number_names_the_document_and_self_references_mean_it(tmp_path):
+    path = tmp_path / "nd-146.txt"
+    path.write_text(DECREE, encoding="utf-8")
+    graph = build_graph([path], "t", "generic")
+    document = graph.documents[0]
+    assert document.units[0].label == "Nghị định 146/2018/NĐ-CP"
+    assert document.units[1].label == "Nghị định 146/2018/NĐ-CP Điều 1"
+    edges = {e.citation: e for e in graph.edges if e.citation}
+    # Điều 68 is not in the decree: "của Luật này" still names the citing document, never an External.
+    assert edges["khoản 2 Điều 68 của Luật này"].target == document.id
+    assert edges["khoản 1 Điều 1 của Nghị định này"].target == document.units[1].id
+    assert edges["Điều 3 của Bộ luật này"].target == document.id
+    other = edges["Điều 5 Nghị định số 70/2015/NĐ-CP"]
+    assert other.resolution == "external" and "70-2015" in other.target
+
+
+def test_an_ordinary_statute_keeps_its_file_label_and_article_layout(tmp_path):
+    path = tmp_path / "Luat-Vien-chuc-2010.txt"
+    path.write_text("LUẬT VIÊN CHỨC 2010\n\nĐiều 1. Phạm vi điều chỉnh\nLuật này quy định về viên chức.\n\n"
+                    "Điều 2. Viên chức\n1. Viên chức là công dân Việt Nam.\n\na) được tuyển dụng;\n", encoding="utf-8")
+    units = [u.label for u in build_graph([path], "t", "generic").documents[0].units]
+    assert units == ["Luat-Vien-chuc-2010", "Luat-Vien-chuc-2010 Điều 1", "Luat-Vien-chuc-2010 Điều 2",
+                     "Luat-Vien-chuc-2010 Điều 2 khoản 1", "Luat-Vien-chuc-2010 Điều 2 khoản 1 điểm a"]
+
+
+def test_real_codification_checks(shared_root: Path):
+    from bench.real.vi import CODIFICATION as RELATIVE, _body, codification_checks
+
+    path = shared_root / RELATIVE
+    if not path.exists():
+        pytest.skip(f"{path} not found (set CITEWALK_SHARED)")
+    checks = codification_checks(_body(path.read_text(encoding="utf-8").splitlines()),
+                                 build_graph([path], "vi-check", "generic"))
+    assert [c.name for c in checks if not c.ok] == []
