@@ -118,6 +118,7 @@ VIETNAMESE = Grammar(
               (_line(r"(?P<num>[a-zđ])\)\s*(?P<rest>[^\n]{0,100000})"),),
               "Điểm {num}", " điểm {num}", Scope.PARENT, distinctive=False, sequence="alpha"),
     ),
+    annotate=vi_codification.annotate,
 )
 
 # Korean statutes: 편 > 장 > 절 > 조 "제5조(목적)" > 항 ①② > 호 "1." > 목 "가.".

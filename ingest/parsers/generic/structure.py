@@ -85,8 +85,6 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         identity.metadata["doc_type"] = "codification"
     doc_id = f"{corpus}/{slug}"
     units = _heading_units(texts, grammar, corpus, doc_id, slug, identity) if grammar else None
-    if units is not None and grammar is not None and grammar.code == "vi":
-        vi_codification.annotate(units)
     notes: list[str] = []
     used = grammar.code if grammar else PARAGRAPHS
     if units is None:
