@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +43,19 @@ class Settings(BaseSettings):
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
     # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.
     lexical_analyzer: str = "auto"
+
+    @field_validator("lexical_analyzer")
+    @classmethod
+    def _known_analyzer(cls, value: str) -> str:
+        # Checked when settings load, not after an ingest has spent minutes embedding.
+        from core.analyzers import AUTO, get_analyzer
+
+        if value != AUTO:
+            try:
+                get_analyzer(value)
+            except ValueError as exc:
+                raise ValueError(f"CITEWALK_LEXICAL_ANALYZER: {exc}") from None
+        return value
 
     # Chat app (issue #5). DATABASE_URL (PostgreSQL) over the SQLite file in the data dir.
     database_url: str | None = Field(default=None, validation_alias=AliasChoices("DATABASE_URL", "CITEWALK_DATABASE_URL"))

@@ -92,3 +92,15 @@ def test_an_index_saved_before_analyzers_is_english(tmp_path):
     LexicalIndex.build(["a"], ["covered entity"]).save(tmp_path / "old")
     (tmp_path / "old" / "analyzer.json").unlink()
     assert LexicalIndex.load(tmp_path / "old").analyzer.name == "en"
+
+
+def test_an_unknown_analyzer_setting_fails_when_settings_load(monkeypatch):
+    from pydantic import ValidationError
+
+    from core.settings import Settings
+
+    monkeypatch.setenv("CITEWALK_LEXICAL_ANALYZER", "vi-jieba")
+    with pytest.raises(ValidationError, match="CITEWALK_LEXICAL_ANALYZER: unknown Vietnamese segmenter 'jieba'"):
+        Settings()
+    monkeypatch.setenv("CITEWALK_LEXICAL_ANALYZER", "vi-underthesea")
+    assert Settings().lexical_analyzer == "vi-underthesea"
