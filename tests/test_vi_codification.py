@@ -24,7 +24,15 @@ QUY ĐỊNH CHUNG
 
 (Điều 1 Luật số 10/2020/QH14 Chăm sóc sức khỏe ngày 01/01/2020 của Quốc hội, có hiệu lực thi hành kể từ ngày 01/07/2020 )
 
-Luật này quy định về chăm sóc sức khỏe.
+Luật này quy định về chăm sóc sức khỏe, trừ trường hợp tại khoản 2 Điều 3 của Luật này.
+
+Điều 4.1.LQ.3. Đối tượng
+
+(Điều 3 Luật số 10/2020/QH14, có hiệu lực thi hành kể từ ngày 01/07/2020)
+
+1. Người lao động.
+
+2. Người theo khoản 1 Điều 3 Nghị định số 54/2021/NĐ-CP và Điều 9 của Luật này.
 
 Điều 5. Điều này là văn bản được trích dẫn, không phải một điều của đề mục.
 
@@ -88,7 +96,7 @@ def codified(tmp_path):
 def test_codified_numbers_are_kept_and_the_index_and_quoted_articles_are_not_articles(codified):
     graph, units = codified
     articles = [label for label, u in units.items() if u.type is UnitType.ARTICLE]
-    assert articles == ["Chăm sóc sức khỏe Điều 4.1.LQ.1", "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3",
+    assert articles == ["Chăm sóc sức khỏe Điều 4.1.LQ.1", "Chăm sóc sức khỏe Điều 4.1.LQ.3", "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3",
                         "Chăm sóc sức khỏe Điều 4.1.LQ.7c"]
     assert units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3"].title == "Mức hỗ trợ"
     assert "Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 2 điểm c" in units
@@ -112,6 +120,20 @@ def test_provenance_notes_give_source_and_amendment_history(codified):
     assert amended["amended_by"] == "Điều 5 Nghị định số 155/2022/NĐ-CP; Điều 2 Thông tư số 08/2023/TT-BYT"
     inserted = json.loads(units["Chăm sóc sức khỏe Điều 4.1.LQ.7c"].metadata["amendment_history"])
     assert inserted[0]["kinds"] == ["supplemented"] and inserted[0]["act"] == "46/2022/QH15"
+
+
+def test_citations_of_a_source_act_reach_the_article_that_codifies_it(codified):
+    graph, units = codified
+    edges = {e.citation: e for e in graph.edges if e.citation}
+    # In the article taken from Luật 10/2020, "của Luật này" is that Luật, codified as 4.1.LQ.3.
+    assert edges["khoản 2 Điều 3 của Luật này"].target == units["Chăm sóc sức khỏe Điều 4.1.LQ.3 khoản 2"].id
+    assert edges["khoản 1 Điều 3 Nghị định số 54/2021/NĐ-CP"].target == units["Chăm sóc sức khỏe Điều 4.1.NĐ.2.3 khoản 1"].id
+    # Not codified here: an External named by the source act, not by the ambiguous "của Luật này".
+    outside = next(x for x in graph.externals if x.id == edges["Điều 9 của Luật này"].target)
+    assert "10/2020/QH14" in outside.raw
+    # A provenance note names the article's own source: no edge from the article to itself or an External.
+    source_article = units["Chăm sóc sức khỏe Điều 4.1.LQ.3"].id
+    assert not [e for e in graph.edges if e.source == source_article and e.citation == "Điều 3 Luật số 10/2020/QH14"]
 
 
 def test_repealed_units_are_marked(codified):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from ingest.citations import generic_patterns as P
@@ -40,6 +40,7 @@ class _Target:
     slug: str | None
     external: str | None = None
     named: bool = False  # the citation named the document (so the document itself is an ancestor)
+    name: str | None = None  # what an External is called when the words alone are ambiguous
 
 
 @dataclass
@@ -48,6 +49,7 @@ class _Context:
 
     own: _Target
     path: list[Segment]
+    source: str | None = None  # in a codification: the act the unit's article was taken from
     last_target: _Target | None = None
     last_article: list[Segment] = field(default_factory=list)
     last_clause: list[Segment] = field(default_factory=list)
@@ -77,6 +79,7 @@ class GenericCitationFinder:
         self._by_name: dict[str, str] = {}
         self._slug_of: dict[str, str] = {}
         self._paths: dict[str, list[Segment]] = {}
+        self._sources: dict[str, str] = {}
         for document in documents:
             slug = _slug(document)
             self._slug_of[document.id] = slug
@@ -86,6 +89,7 @@ class GenericCitationFinder:
                         self._by_name.setdefault(key, slug)
                 own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
                 self._paths[unit.id] = path_of_key(own) if own else []
+            self._sources.update(_codified_sources(document))
         # Imported here: the Korean grammar builds on this module's targets and keys.
         from ingest.citations.generic_ko import KoreanCitationFinder
 
@@ -97,14 +101,15 @@ class GenericCitationFinder:
         if path is None:
             own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
             path = path_of_key(own) if own else []
-        context = _Context(own=_Target(slug), path=path)
+        context = _Context(own=_Target(slug), path=path, source=self._sources.get(unit.id))
         mentions: list[Mention] = []
         for match, handler in _non_overlapping(unit.text):
             for ref in handler(self, match, context):
                 keys = _keys(ref)
                 if keys:
                     mentions.append(
-                        Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys)
+                        Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys,
+                                external_name=ref.target.name)
                     )
         if HANGUL.search(unit.text):
             mentions += self._korean.find(unit, document, slug, path)
@@ -161,7 +166,11 @@ class GenericCitationFinder:
 
     def _vi_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
         target = self._document(match, context)
-        if match.group("self"):
+        if match.group("self") and context.source:
+            # In a codification "Điều 12 của Luật này" is the source act's Điều 12, wherever it is codified.
+            named = self._named(number_name_keys(None, context.source))
+            target = replace(named, name=f"{match.group(0).strip()} ({context.source})")
+        elif match.group("self"):
             # "Điều 68 của Luật này" names the citing document: it is the fallback when Điều 68 is not in it.
             target = _Target(target.slug, named=True)
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
@@ -226,7 +235,8 @@ def _keys(ref: _Ref) -> list[str]:
     if not ref.paths or not ref.paths[0]:
         return []
     if ref.target.slug is None:
-        # Outside the corpus: one key, which no unit carries (→ External), naming the provision.
+        # Outside the corpus: one key naming the provision; no unit carries it (→ External) unless the
+        # provision is codified here (a Pháp điển article carries its source's keys).
         return [ref.target.external + ":" + ":".join(f"{k}:{v}" for k, v in ref.paths[0])] if ref.target.external else []
     keys: list[str] = []
     longest = max(len(p) for p in ref.paths)
@@ -272,6 +282,19 @@ def _segment_of(kind: str) -> str:
     if word.startswith(("§", "sec")):
         return "sec"
     return "rule" if word.startswith("rul") else "art"
+
+
+def _codified_sources(document: Document) -> dict[str, str]:
+    """unit id → the act its codified article was taken from (metadata the Vietnamese notes give)."""
+    by_id = {u.id: u for u in document.units}
+    out: dict[str, str] = {}
+    for unit in document.units:
+        node = unit
+        while node is not None and "source_document" not in node.metadata and node.type != "article":
+            node = by_id.get(node.parent_id or "")
+        if node is not None and node.metadata.get("source_document"):
+            out[unit.id] = node.metadata["source_document"]
+    return out
 
 
 def _slug(document: Document) -> str:

@@ -16,11 +16,15 @@ import re
 from dataclasses import dataclass
 
 from ingest.models import LegalUnit, UnitType
+from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, path_of_key
 
 # "2.2.TT.4.1", "39.16.LQ.23", "2.2.LQ.7c": topic.subtopic.type-code.document[.article] (a Luật's
 # articles are numbered as in the Luật, inserted ones with their letter)
 CODIFIED_NUMBER = r"\d{1,3}\.\d{1,3}\.[A-ZĐ]{2,5}\.\d{1,4}[a-zđ]?(?:\.\d{1,4}[a-zđ]?){0,2}"
 CODIFIED_ARTICLE = re.compile(rf"Điều\s{{1,3}}(?P<num>{CODIFIED_NUMBER})\.?(?:\s{{1,3}}(?P<title>[^\n]{{0,300}}))?")
+
+# "Điều 12 Luật số 25/2008/QH12": the whole source article (a "Khoản 2 Điều 12 …" source is only part of it).
+_WHOLE_ARTICLE = re.compile(r"Điều\s+(?P<num>\d{1,4}[a-zđ]?)\s")
 
 # A heading that opens an index of the articles rather than text.
 _INDEX_TITLE = re.compile(r"(?:danh\s+sách\s+điều\s+khoản|mục\s+lục)\s*", re.I)
@@ -104,11 +108,37 @@ def annotate(units: list[LegalUnit]) -> None:
                 _add_history(target, history)
         if _repealed(unit):
             unit.metadata["status"] = "repealed"
+    for unit in units:
+        if unit.type is UnitType.ARTICLE and "source_document" in unit.metadata:
+            _add_source_keys(unit, units, by_id)
+
+
+def source_keys(kind: str | None, number: str, path: list[Segment]) -> list[str]:
+    """The keys a citation of the source provision produces ("Khoản 1 Điều 4 Nghị định số 70/2015/NĐ-CP",
+    or "khoản 1 Điều 4 của Nghị định này" inside it), carried by the codified unit so those find it."""
+    tail = ":".join(f"{k}:{num}" for k, num in path)
+    return [f"{key}:{tail}" for key in dict.fromkeys([*number_name_keys(kind, number), *number_name_keys(None, number)])]
+
+
+def _add_source_keys(article: LegalUnit, units: list[LegalUnit], by_id: dict[str, LegalUnit]) -> None:
+    whole = _WHOLE_ARTICLE.match(article.metadata.get("source_provision", ""))
+    own = next((k for k in article.keys if k.startswith("gen:")), None)
+    if whole is None or own is None:
+        return
+    depth = len(path_of_key(own))
+    number = article.metadata["source_document"]
+    kind = doc_type(article.metadata.get("source_type", ""))
+    for unit in units:
+        if unit is article or _ancestor(unit, by_id, UnitType.ARTICLE) is article:
+            key = next((k for k in unit.keys if k.startswith("gen:")), None)
+            if key:
+                unit.keys += source_keys(kind, number, [("art", whole.group("num")), *path_of_key(key)[depth:]])
 
 
 def _record_source(unit: LegalUnit, note: re.Match[str]) -> None:
     unit.metadata["source_provision"] = " ".join(note.group("source").split())
     unit.metadata["source_document"] = note.group("number")
+    unit.metadata["source_type"] = " ".join(note.group("type").split())
     date = _EFFECTIVE.search(note.group("rest").split("bởi")[0])
     if date:
         unit.metadata["effective_date"] = _iso(date) or ""
