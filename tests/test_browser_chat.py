@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from core.chat.starters import starters_for
+from core.chat.steps import STEP_TITLES
+from core.render.graph_path import PATH_NODES
 from core.settings import REPO_ROOT, Settings
 from tests.app_process import app_env, running_app
 from tests.render_support import HOSTILE, hostile_view
@@ -73,6 +75,46 @@ def _graph_nodes(frame_locator_owner, selector: str = "iframe.citation-graph-fra
     body.wait_for(timeout=60_000)
     frame.locator("#mynetwork canvas").wait_for(timeout=60_000)
     return int(body.get_attribute("data-node-count"))
+
+
+# Every pair of shown units, label included (vis's bounding boxes hold the label), must not overlap.
+LABELS_APART = """() => {
+  const boxes = nodes.get({filter: n => !n.hidden}).map(n => network.getBoundingBox(n.id));
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) return false;
+  }
+  return boxes.length > 0;
+}"""
+
+
+def _graph_frame(page):
+    frame = page.locator("iframe.citation-graph-frame").first.element_handle().content_frame()
+    frame.wait_for_selector("body[data-graph-ready='1']", timeout=60_000)
+    return frame
+
+
+def _graph_views(page) -> int:
+    """Screenshots of the answer's graph on its path, then on the neighbourhood; returns the wider count."""
+    graph = page.locator('[data-testid="citation-graph"]').first
+    frame = _graph_frame(page)
+    assert frame.get_attribute("body", "data-view") == "path" and frame.evaluate(LABELS_APART)
+    graph.screenshot(path=str(SCREENS / "graph-path.png"))
+    frame.click("#cw-toggle")
+    frame.wait_for_selector("body[data-view='wide'][data-graph-ready='1']", timeout=60_000)
+    wide = int(frame.get_attribute("body", "data-node-count"))
+    graph.screenshot(path=str(SCREENS / "graph-wide.png"))
+    frame.click("#cw-toggle")
+    frame.wait_for_selector("body[data-view='path'][data-graph-ready='1']", timeout=60_000)
+    return wide
+
+
+def _step_titles_in_order(page) -> bool:
+    """The first answer's steps read in the order they ran: searching, following citations, composing."""
+    titles = [STEP_TITLES[s] for s in ("search", "expand", "compose")]
+    text = " ".join(page.locator(STEP_SELECTOR).all_inner_texts())
+    found = [text.find(t) for t in titles]
+    return -1 not in found and found == sorted(found)
 
 
 def _unit_labels_exist(driver, database: str, labels: list[str]) -> bool:
@@ -176,10 +218,12 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         assert labels and _unit_labels_exist(neo4j_driver, test_settings.neo4j_database, labels)
         assert page.locator('[data-testid="chain-line"]').first.inner_text().count("→") >= 1
         assert page.get_by_text("Extractive answer").first.is_visible() or page.get_by_text("Composed by").first.is_visible()
+        assert _step_titles_in_order(page)
         chat_nodes = _graph_nodes(page)
-        assert chat_nodes >= 2
-        page.wait_for_timeout(1500)  # let the graph's physics settle for the screenshot
+        assert 2 <= chat_nodes <= PATH_NODES
         page.screenshot(path=str(SCREENS / "chat.png"), full_page=True)
+        wide_nodes = _graph_views(page)
+        assert wide_nodes > chat_nodes
 
         # Warm timings: further questions typed into the same chat, as an officer would ask them.
         others = [s.question for s in starters_for("hipaa") if s.question != question]

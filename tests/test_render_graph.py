@@ -18,7 +18,7 @@ def _nodes_json(page: str) -> list[dict]:
 
 def test_graph_page_is_self_contained():
     view = hostile_view()
-    page = graph_html(view.nodes, view.edges)
+    page = graph_html(view)
     assert not _EXTERNAL_LOAD.search(page)
     assert "bootstrap" not in page.lower()
     assert "vis.Network" in page and "new vis.DataSet" in page
@@ -26,7 +26,7 @@ def test_graph_page_is_self_contained():
 
 def test_hostile_text_never_becomes_markup():
     view = hostile_view()
-    page = graph_html(view.nodes, view.edges)
+    page = graph_html(view)
     assert '<script>alert("x")</script>' not in page
     assert "onerror=\"alert(1)\"" not in page
     assert "popup.innerHTML" not in page  # pyvis's href-triggered HTML tooltip stays off
@@ -37,7 +37,7 @@ def test_hostile_text_never_becomes_markup():
 
 def test_seeds_and_expanded_units_look_different_and_documents_get_colours():
     view = hostile_view()
-    nodes = {n["id"]: n for n in _nodes_json(graph_html(view.nodes, view.edges))}
+    nodes = {n["id"]: n for n in _nodes_json(graph_html(view))}
     assert nodes["u1"]["shape"] == "box" and nodes["u2"]["shape"] == "dot"
     colours = document_colours(view.nodes)
     assert len(set(colours.values())) == 2
@@ -47,7 +47,7 @@ def test_seeds_and_expanded_units_look_different_and_documents_get_colours():
 
 def test_edges_are_labelled_by_type():
     view = hostile_view()
-    page = graph_html(view.nodes, view.edges)
+    page = graph_html(view)
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((\[.*?\])\);", page, re.DOTALL).group(1))
     assert edges == [edges[0]] and edges[0]["label"] == "references" and edges[0]["arrows"] == "to"
 
@@ -63,5 +63,5 @@ def test_legend_tells_same_titled_documents_apart():
 
     nodes = [NodeView(id=f"u{i}", label=f"U{i}", document_id=f"hipaa/160.10{i}", document_title="Definitions")
              for i in range(2)]
-    page = graph_html(nodes, [])
+    page = graph_html(hostile_view().model_copy(update={"nodes": nodes, "edges": [], "cards": [], "chain": []}))
     assert "Definitions (160.100)" in page and "Definitions (160.101)" in page

@@ -19,6 +19,9 @@ class Recorder(Retriever):
         self.requests.append(request)
         return RetrievalResult(method=self.name, hits=[])
 
+    def corpus_stores(self, corpus: str) -> None:
+        return None
+
 
 def test_graph_caps_hops_and_edge_types(neo4j_driver, hipaa_corpus, test_settings):
     envelope, _ = real_walk(neo4j_driver, test_settings.neo4j_database)

@@ -1,8 +1,8 @@
 """Per-question retrieval signals for the extractive answerer: BM25 and dense similarity of the question (and of
 its clauses) to any unit, read from the retriever's in-memory corpus stores.
 
-Optional by design: a retriever without corpus stores (a test fake, a remote method) gives `None`, and
-selection falls back to search rank and word overlap alone.
+Optional by design: a retriever without corpus stores (a test fake, a remote method) says so
+(`Retriever.corpus_stores` gives None), and selection falls back to search rank and word overlap alone.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 
 from core.answer.deps import AnswerDeps
 from core.retrieval.fusion import scaled_to_best
+from core.retrieval.stores import CorpusStores
 
 # A question that asks two things ("What must X do, and how does Y …?") is split into its clauses:
 # a cross-reference answer should cover one clause with each end of the citation.
@@ -31,7 +32,7 @@ def clauses(question: str) -> list[str]:
     return [p.strip() for p in _CLAUSE.split(question) if len(p.split()) >= MIN_CLAUSE_WORDS]
 
 
-def _first_rows(stores) -> np.ndarray:
+def _first_rows(stores: CorpusStores) -> np.ndarray:
     """Unit index → row of its first window (the unit's own vector), cached per stores object."""
     with _ROWS_LOCK:
         cached = _ROWS.get(id(stores))
@@ -45,7 +46,7 @@ def _first_rows(stores) -> np.ndarray:
 
 @dataclass
 class Signals:
-    stores: object
+    stores: CorpusStores
     question_vector: np.ndarray
     clause_vectors: np.ndarray | None  # (clauses, dim), only when the question has two or more clauses
     dense: np.ndarray  # cosine per unit (best window)
@@ -72,11 +73,10 @@ class Signals:
 
 def signals_for(deps: AnswerDeps) -> Signals | None:
     """The question's signals over the corpus, or None when the retriever keeps no corpus stores."""
-    opener = getattr(deps.retriever, "stores", None)
-    if not callable(opener):
-        return None
     try:
-        stores = opener(deps.corpus)
+        stores = deps.retriever.corpus_stores(deps.corpus)
+        if stores is None:
+            return None
         texts = [deps.question, *clauses(deps.question)]
         vectors = stores.embed(texts if len(texts) >= 3 else texts[:1])
         lexical = np.asarray(stores.lexical_scores(deps.question), dtype=np.float32)

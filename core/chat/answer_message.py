@@ -5,6 +5,7 @@ import chainlit as cl
 
 from core.render.chain import chain_segments
 from core.render.graph_html import graph_html
+from core.render.graph_path import path_ids
 from core.render.markdown import answer_markdown
 from core.render.view import AnswerView
 
@@ -25,8 +26,8 @@ def answer_elements(view: AnswerView) -> list[cl.CustomElement]:
     if view.nodes:
         elements.append(cl.CustomElement(
             name="CitationGraph", display="inline",
-            props={"html": graph_html(view.nodes, view.edges, GRAPH_HEIGHT_PX), "height": GRAPH_HEIGHT_PX,
-                   "nodeCount": len(view.nodes)},
+            props={"html": graph_html(view, GRAPH_HEIGHT_PX), "height": GRAPH_HEIGHT_PX,
+                   "nodeCount": len(view.nodes), "pathCount": len(path_ids(view))},
         ))
     return elements
 

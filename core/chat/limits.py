@@ -11,6 +11,7 @@ from core.answer.deps import Stores
 from core.answer.graph import GraphReader
 from core.graph_queries import Reached
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
+from core.retrieval.stores import CorpusStores
 
 
 class LimitedRetriever(Retriever):
@@ -21,6 +22,9 @@ class LimitedRetriever(Retriever):
 
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult:
         return self.inner.retrieve(request.model_copy(update={"k": self.k}))
+
+    def corpus_stores(self, corpus: str) -> CorpusStores | None:
+        return self.inner.corpus_stores(corpus)
 
 
 class LimitedGraph:

@@ -41,7 +41,7 @@ pre.provision { white-space:pre-wrap; font: 13px/1.5 inherit; font-family:inheri
 
 
 def share_page_html(view: AnswerView, *, shared_by: str, created_at: str, revoke_url: str | None = None) -> str:
-    graph = graph_html(view.nodes, view.edges)
+    graph = graph_html(view)
     revoke = (
         f'<form class="revoke" method="post" action="{escape(revoke_url)}"><button type="submit">Revoke this link</button></form>'
         if revoke_url else ""

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from core.retrieval.stores import CorpusStores
 
 
 class Filters(BaseModel):
@@ -63,3 +66,11 @@ class Retriever(ABC):
 
     @abstractmethod
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult: ...
+
+    @abstractmethod
+    def corpus_stores(self, corpus: str) -> CorpusStores | None:
+        """The in-memory corpus stores the ranking reads (the answer's selection signals read them too), or None.
+
+        Abstract on purpose: a wrapper that forgot to pass its inner retriever's stores on would silently switch
+        those signals off for whoever uses the wrapper (the chat's panel caps once did exactly that).
+        """

@@ -25,6 +25,9 @@ class CorpusRetriever(Retriever):
     def stores(self, corpus: str) -> CorpusStores:
         return open_stores(self.settings, corpus)
 
+    def corpus_stores(self, corpus: str) -> CorpusStores:
+        return self.stores(corpus)
+
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult:
         started = time.perf_counter()
         query = Query(self.stores(request.corpus), request)

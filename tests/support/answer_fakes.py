@@ -51,6 +51,9 @@ class FakeRetriever(Retriever):
                 for score, uid in scored[: request.k]]
         return RetrievalResult(method=self.name, hits=hits)
 
+    def corpus_stores(self, corpus: str) -> None:
+        return None  # an in-memory fake: selection runs on rank and word overlap alone
+
 
 @dataclass
 class FakeGraph:

@@ -1,0 +1,77 @@
+"""Which step to show or close for each progress event, so the chat lists steps in the order they run.
+
+The service opens "compose" before the first tool call (composing is what calls the tools) and closes it last.
+Shown as it arrives, "Composing the answer" would sit above the searching it waits on. Composing is therefore
+shown only once it is what the run is doing: when answer text streams in, when it ends, or when the run has
+been idle for a moment with no tool running (`idle`: an LLM thinking between tool calls). A tool called after
+that closes the shown compose step, and composing is shown again once the run is composing again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.answer.events import AnswerEvent, PartialAnswer, StepFinished, StepStarted
+
+COMPOSE = "compose"
+ASKED_FOR_MORE = "asked the tools for more"
+
+
+@dataclass(frozen=True)
+class OpenStep:
+    step: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class CloseStep:
+    step: str
+    output: str = ""
+    elapsed_ms: float | None = None  # None: the presenter's own clock since the step was shown
+
+
+StepAction = OpenStep | CloseStep
+
+
+class StepOrder:
+    def __init__(self) -> None:
+        self.running: list[str] = []  # tool steps shown and not yet finished
+        self.compose_detail: str | None = None  # compose started and not finished
+        self.compose_shown = False
+
+    def _show_compose(self) -> list[StepAction]:
+        if self.compose_detail is None or self.compose_shown or self.running:
+            return []
+        self.compose_shown = True
+        return [OpenStep(COMPOSE, self.compose_detail)]
+
+    def feed(self, event: AnswerEvent) -> list[StepAction]:
+        if isinstance(event, StepStarted) and event.step == COMPOSE:
+            self.compose_detail, self.compose_shown = event.detail, False
+            return []
+        if isinstance(event, StepStarted):
+            actions: list[StepAction] = []
+            if self.compose_shown:
+                self.compose_shown = False
+                actions.append(CloseStep(COMPOSE, ASKED_FOR_MORE))
+            self.running.append(event.step)
+            return [*actions, OpenStep(event.step, event.detail)]
+        if isinstance(event, StepFinished) and event.step == COMPOSE:
+            actions = [] if self.compose_shown else [OpenStep(COMPOSE, self.compose_detail or "")]
+            self.compose_detail, self.compose_shown = None, False
+            return [*actions, CloseStep(COMPOSE, event.detail, event.elapsed_ms)]
+        if isinstance(event, StepFinished):
+            if event.step in self.running:
+                self.running.remove(event.step)
+            return [CloseStep(event.step, event.detail, event.elapsed_ms)]
+        if isinstance(event, PartialAnswer) and event.text:
+            return self._show_compose()  # the answer message must come after the step that writes it
+        return []
+
+    @property
+    def composing_unseen(self) -> bool:
+        """Composing, with no tool running and no compose step shown: worth showing if the run stays quiet."""
+        return self.compose_detail is not None and not self.compose_shown and not self.running
+
+    def idle(self) -> list[StepAction]:
+        """No event for a while: the run is composing (an extractive run never gets here, its tools follow at once)."""
+        return self._show_compose()
