@@ -222,3 +222,15 @@ def test_hostile_korean_text_stays_linear() -> None:
         started = time.perf_counter()
         finder.find(unit, document)
         assert time.perf_counter() - started < 4, hostile[:20]
+
+
+def test_implicit_answer_opens_the_provision(tmp_path: Path) -> None:
+    decree = ("# 보건법 시행령\n\n##### 제3조 (절차)\n\n법 제4조제5항에 따라 명찰을 단다.\n\n"
+              "##### 제4조 (신고)\n\n**①** 법 제5조제1항에 따라 신고한다.\n\n**②** 의료인은 법 제4조제5항에 따라 명찰을 단다.\n\n"
+              "**③** 법 제4조제5항에 따른 명찰은 흰색이다.\n")
+    rules = "# 보건법 시행규칙\n\n##### 제2조 (신고서)\n\n**①** 법 제5조제1항에 따라 신고서는 별지 서식과 같다.\n"
+    graph = _korean(tmp_path, {"act.md": ACT, "decree.md": decree, "rules.md": rules})
+    pairs = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.SPECIFIES}
+    # Opening "법 제4조제5항에 따라" answers 제4조제5항's 대통령령; the rules answer 제5조제1항's 보건복지부령.
+    assert pairs == {("t/decree/art-3", "t/act/art-4/cl-5"), ("t/rules/art-2/cl-1", "t/act/art-5/cl-1")}
+    assert {(e.target, e.source) for e in graph.edges if e.type is EdgeType.DELEGATES_TO} == pairs

@@ -124,6 +124,7 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
     specifies = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.SPECIFIES}
     delegates = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.DELEGATES_TO}
     answers = paired = 0
+    explicit: set[tuple[str, str]] = set()
     by_authority: dict[str, list[int]] = {}
     misses: list[str] = []
     for citing in (family.decree, family.rules):
@@ -137,11 +138,10 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
                 answers += 1
                 article, paragraph = _num(match.group(2), match.group(3)), match.group(4)
                 wanted = [("art", article)] + ([("cl", paragraph)] if paragraph else [])
-                ok = any(
-                    (unit.id, target) in specifies and (target, unit.id) in delegates
-                    and units[target].document_id == cited.id and _path(units[target])[: len(wanted)] == wanted
-                    for _, target in [p for p in specifies if p[0] == unit.id]
-                )
+                hits = [target for source, target in specifies if source == unit.id and (target, unit.id) in delegates
+                        and units[target].document_id == cited.id and _path(units[target])[: len(wanted)] == wanted]
+                explicit |= {(unit.id, target) for target in hits}
+                ok = bool(hits)
                 paired += ok
                 tally = by_authority.setdefault(match.group(6), [0, 0])
                 tally[0] += 1
@@ -149,13 +149,15 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
                 if not ok and len(misses) < 8:
                     misses.append(f"{unit.label}: {match.group(0)[:80]}")
     share = round(paired / answers, 4) if answers else 0.0
+    pairs = specifies & {(t, s) for s, t in delegates}
     return [
         Check(area=AREA, name=f"{family.act.units[0].label}: explicit delegation answers paired", value=share,
               target="= 1.0", ok=answers > 0 and paired == answers,
               detail={"answers": answers, "paired": paired, "by_authority": {k: {"answers": v[0], "paired": v[1]} for k, v in by_authority.items()},
                       "misses": misses}),
         Check(area=AREA, name=f"{family.act.units[0].label}: delegation phrases in the act", value=sum(phrases.values()),
-              detail={"by_phrase": phrases, "pairs_in_graph": len(specifies & {(t, s) for s, t in delegates})}),
+              detail={"by_phrase": phrases, "pairs_in_graph": len(pairs), "pairs_from_explicit_answers": len(pairs & explicit),
+                      "pairs_from_opening_citations": len(pairs - explicit)}),
     ]
 
 
