@@ -272,8 +272,8 @@ def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
     return Mention(
         source_id=unit.id, text=text.strip(), start=cite.start + len(text) - len(text.lstrip()), end=cite.end, keys=keys,
         edge_type=EdgeType.SPECIFIES if cite.answers else EdgeType.AMENDS if cite.amends else EdgeType.REFERENCES,
-        reverse=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
-        external_name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
+        pair=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
+        name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
     )
 
 
