@@ -33,7 +33,7 @@ def find_mentions(documents: list[Document], finder, terms: DefinedTermFinder) -
         for unit in document.units:
             for mention in finder.find(unit, document):
                 # A finder may type an edge itself (grammar-specific cues); otherwise the context decides.
-                if not mention.typed and mention.edge_type.value == "REFERENCES":
+                if mention.edge_type.value == "REFERENCES" and not mention.typed:
                     mention.edge_type = classify_citation(unit.text, mention.start, mention.end)
                 mentions.append(mention)
             mentions.extend(terms.find(unit, document))

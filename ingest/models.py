@@ -81,11 +81,12 @@ class Mention(BaseModel):
     keys: list[str] = Field(description="candidate address keys, finest first; later ones are ancestors")
     edge_type: EdgeType = EdgeType.REFERENCES
     inferred: bool = Field(default=False, description="True for uses of a defined term, not written citations")
-    typed: bool = Field(default=False, description="the grammar set edge_type; words around it must not retype it")
-    reverse: EdgeType | None = Field(default=None, description="also store target → source with this type (pairs)")
-    external_name: str | None = Field(
-        default=None, description="the act and provision an External node is named by, when the text abbreviates it"
-    )
+    typed: bool = Field(default=False, description="the finder typed the edge from the citation's own grammar; "
+                        "context words must not retype it")
+    name: str | None = Field(default=None, description="the cited act and provision as a lawyer writes them, "
+                             "naming the External node when the target is not ingested")
+    pair: EdgeType | None = Field(default=None, description="also store the reverse edge of this type when resolved "
+                                  "(SPECIFIES ↔ DELEGATES_TO)")
 
 
 class Edge(BaseModel):

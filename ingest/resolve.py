@@ -53,7 +53,8 @@ def resolve_mentions(mentions: Iterable[Mention], index: KeyIndex, corpus: str) 
     for mention in mentions:
         target, resolution = _target_of(mention, index)
         if target is None:
-            raw = mention.external_name or mention.text
+            # Named by the act and provision when the finder knows them, else by the words cited.
+            raw = mention.name or mention.text
             ext = externals.setdefault(external_id(corpus, raw), ExternalRef(id=external_id(corpus, raw), corpus=corpus, raw=raw))
             target, resolution = ext.id, "external"
         if target == mention.source_id:
@@ -73,11 +74,10 @@ def resolve_mentions(mentions: Iterable[Mention], index: KeyIndex, corpus: str) 
                 resolution="inferred" if mention.inferred else resolution,
             )
         )
-        # Delegation is always stored as a pair: the delegated rule SPECIFIES its delegating rule, and
-        # a grammar that finds the answer first ("법 제4조제5항에서 …란") asks for the DELEGATES_TO back.
-        reverse = mention.reverse or (EdgeType.SPECIFIES if mention.edge_type is EdgeType.DELEGATES_TO else None)
-        if reverse is not None and resolution != "external":
-            out.edges.append(Edge(source=target, target=mention.source_id, type=reverse,
+        # Delegation is always stored as a pair: the delegated rule SPECIFIES its delegating rule.
+        pair = mention.pair or (EdgeType.SPECIFIES if mention.edge_type is EdgeType.DELEGATES_TO else None)
+        if pair is not None and resolution != "external":
+            out.edges.append(Edge(source=target, target=mention.source_id, type=pair,
                                   citation=mention.text, resolution=resolution))
     out.externals = list(externals.values())
     mark_cycles(out.edges)

@@ -1,6 +1,7 @@
 """Korean act → 시행령 → 시행규칙 citations: which instrument 법 / 영 / 「…」 / 같은 법 name, lists, delegation pairs."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ingest.models import EdgeType
@@ -155,11 +156,15 @@ def test_history_repeal_tier_and_delegation_metadata(tmp_path: Path) -> None:
     act = ACT + "\n##### 제6조\n\n삭제 <2025.6.20>\n\n##### 제7조 (특례)\n\n**①** 특례를 둔다. <신설 2009.1.30>\n\n**②** 삭제 <2023.9.22>\n"
     graph = _korean(tmp_path, {"act.md": act, "decree.md": DECREE, "rules.md": RULES})
     units = {u.label: u for d in graph.documents for u in d.units}
-    assert units["보건법 제4조제5항"].metadata["amended_on"] == "2010-01-18,2024-09-20"
+
+    def history(label: str) -> list[tuple[str, str]]:
+        return [(h["action"], h["date"]) for h in json.loads(units[label].metadata["amendment_history"])]
+
+    assert history("보건법 제4조제5항") == [("amended", "2010-01-18"), ("amended", "2024-09-20")]
     assert units["보건법 제4조제5항"].metadata["delegates_to"] == "대통령령"
-    assert units["보건법 제7조제1항"].metadata["inserted_on"] == "2009-01-30"
+    assert history("보건법 제7조제1항") == [("inserted", "2009-01-30")]
     for label, date in (("보건법 제6조", "2025-06-20"), ("보건법 제7조제2항", "2023-09-22")):
-        assert units[label].metadata["status"] == "repealed" and units[label].metadata["repealed_on"] == date
+        assert units[label].metadata["status"] == "repealed" and history(label) == [("deleted", date)]
     assert "status" not in units["보건법 제7조제1항"].metadata
     assert {(u.document_id, u.tier) for u in units.values()} == {("t/act", 1), ("t/decree", 2), ("t/rules", 3)}
 
@@ -222,3 +227,15 @@ def test_hostile_korean_text_stays_linear() -> None:
         started = time.perf_counter()
         finder.find(unit, document)
         assert time.perf_counter() - started < 4, hostile[:20]
+
+
+def test_implicit_answer_opens_the_provision(tmp_path: Path) -> None:
+    decree = ("# 보건법 시행령\n\n##### 제3조 (절차)\n\n법 제4조제5항에 따라 명찰을 단다.\n\n"
+              "##### 제4조 (신고)\n\n**①** 법 제5조제1항에 따라 신고한다.\n\n**②** 의료인은 법 제4조제5항에 따라 명찰을 단다.\n\n"
+              "**③** 법 제4조제5항에 따른 명찰은 흰색이다.\n")
+    rules = "# 보건법 시행규칙\n\n##### 제2조 (신고서)\n\n**①** 법 제5조제1항에 따라 신고서는 별지 서식과 같다.\n"
+    graph = _korean(tmp_path, {"act.md": ACT, "decree.md": decree, "rules.md": rules})
+    pairs = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.SPECIFIES}
+    # Opening "법 제4조제5항에 따라" answers 제4조제5항's 대통령령; the rules answer 제5조제1항's 보건복지부령.
+    assert pairs == {("t/decree/art-3", "t/act/art-4/cl-5"), ("t/rules/art-2/cl-1", "t/act/art-5/cl-1")}
+    assert {(e.target, e.source) for e in graph.edges if e.type is EdgeType.DELEGATES_TO} == pairs

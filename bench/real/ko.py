@@ -9,6 +9,7 @@ Which file is the act, decree or rules comes from each file's own title, so othe
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ _ANSWER = re.compile(
 _DELEGATION = re.compile(r"(대통령령|총리령|[가-힣]{1,12}부령)으로\s?(정하는|정한다)")
 _TAG = re.compile(r"<(?:개정|신설)\s?\d{4}\.")
 _INSTRUCTION_INTRO = re.compile(r"(?:일부|전부)를\s?다음과\s?같이\s?개정한다")
+_TAG_BODY = re.compile(r"<(?:개정|신설)\s?([\d.,\s]{6,400})>")
 _FRONT_TITLE = re.compile(r"^제목:\s*(.+)$", re.M)
 
 
@@ -124,6 +126,7 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
     specifies = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.SPECIFIES}
     delegates = {(e.source, e.target) for e in graph.edges if e.type is EdgeType.DELEGATES_TO}
     answers = paired = 0
+    explicit: set[tuple[str, str]] = set()
     by_authority: dict[str, list[int]] = {}
     misses: list[str] = []
     for citing in (family.decree, family.rules):
@@ -137,11 +140,10 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
                 answers += 1
                 article, paragraph = _num(match.group(2), match.group(3)), match.group(4)
                 wanted = [("art", article)] + ([("cl", paragraph)] if paragraph else [])
-                ok = any(
-                    (unit.id, target) in specifies and (target, unit.id) in delegates
-                    and units[target].document_id == cited.id and _path(units[target])[: len(wanted)] == wanted
-                    for _, target in [p for p in specifies if p[0] == unit.id]
-                )
+                hits = [target for source, target in specifies if source == unit.id and (target, unit.id) in delegates
+                        and units[target].document_id == cited.id and _path(units[target])[: len(wanted)] == wanted]
+                explicit |= {(unit.id, target) for target in hits}
+                ok = bool(hits)
                 paired += ok
                 tally = by_authority.setdefault(match.group(6), [0, 0])
                 tally[0] += 1
@@ -149,13 +151,15 @@ def _delegation(graph: CorpusGraph, family: _Tiers, units: dict[str, LegalUnit])
                 if not ok and len(misses) < 8:
                     misses.append(f"{unit.label}: {match.group(0)[:80]}")
     share = round(paired / answers, 4) if answers else 0.0
+    pairs = specifies & {(t, s) for s, t in delegates}
     return [
         Check(area=AREA, name=f"{family.act.units[0].label}: explicit delegation answers paired", value=share,
               target="= 1.0", ok=answers > 0 and paired == answers,
               detail={"answers": answers, "paired": paired, "by_authority": {k: {"answers": v[0], "paired": v[1]} for k, v in by_authority.items()},
                       "misses": misses}),
         Check(area=AREA, name=f"{family.act.units[0].label}: delegation phrases in the act", value=sum(phrases.values()),
-              detail={"by_phrase": phrases, "pairs_in_graph": len(specifies & {(t, s) for s, t in delegates})}),
+              detail={"by_phrase": phrases, "pairs_in_graph": len(pairs), "pairs_from_explicit_answers": len(pairs & explicit),
+                      "pairs_from_opening_citations": len(pairs - explicit)}),
     ]
 
 
@@ -181,7 +185,9 @@ def _history_checks(graph: CorpusGraph) -> list[Check]:
         for unit in document.units:
             if _TAG.search(unit.text):
                 tagged += 1
-                with_history += "amended_on" in unit.metadata or "inserted_on" in unit.metadata
+                written = {_iso(d) for tag in _TAG_BODY.findall(unit.text) for d in re.findall(r"\d{4}\.\d{1,2}\.\d{1,2}", tag)}
+                recorded = {h.get("date") for h in json.loads(unit.metadata.get("amendment_history", "[]"))}
+                with_history += written <= recorded
             if re.fullmatch(r"(?:\S{1,12}\s{1,3})?삭제\s?<[\d.,\s]{6,200}>", " ".join(unit.text.split())):
                 repealed_units += 1
                 repealed_marked += unit.metadata.get("status") == "repealed"
@@ -194,7 +200,7 @@ def _history_checks(graph: CorpusGraph) -> list[Check]:
         Check(area=AREA, name="AMENDS/REPLACES edges not from an amending instruction (<개정> tags)", value=len(amends), target="= 0",
               ok=not amends, detail={"tags_in_files": tags, "examples": [e.citation for e in amends[:5]],
                                       "amends_from_amending_instructions": len(changes) - len(amends)}),
-        Check(area=AREA, name="units with <개정>/<신설> tags carrying history dates", value=history_share, target="= 1.0",
+        Check(area=AREA, name="units with <개정>/<신설> tags carrying every tag date in amendment_history", value=history_share, target="= 1.0",
               ok=tagged > 0 and with_history == tagged, detail={"tagged_units": tagged, "with_history": with_history}),
         Check(area=AREA, name="units reading only 삭제 <…> marked repealed", value=repealed_marked, target=f"= {repealed_units}",
               ok=repealed_marked == repealed_units, detail={"deleted_units": repealed_units}),
@@ -222,6 +228,11 @@ def _covers(edge: Edge, position: int) -> bool:
 def _path(unit: LegalUnit) -> list[tuple[str, str]]:
     key = next((k for k in unit.keys if k.startswith("gen:") and k.count(":") > 1), None)
     return path_of_key(key) if key else []
+
+
+def _iso(written: str) -> str:
+    year, month, day = written.split(".")
+    return f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
 
 
 def _num(num: str, branch: str | None) -> str:

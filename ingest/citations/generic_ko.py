@@ -26,6 +26,7 @@ from ingest.citations import generic_ko_patterns as P
 from ingest.citations.generic import _keys, _non_overlapping, _Ref, _Target
 from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
 from ingest.parsers.generic.keys import Segment, title_name_key
+from ingest.parsers.generic.korean import tier_of
 
 Path = tuple[Segment, ...]
 _MAX_RANGE = 50
@@ -80,6 +81,12 @@ class KoreanCitationFinder:
     def __init__(self, documents: list[Document], named: Callable[[list[str]], _Target]) -> None:
         self._named = named
         self._states = {document.id: _document_state(document) for document in documents}
+        # Address key → the authorities a provision delegates to ("대통령령", "보건복지부령").
+        self._delegating: dict[str, str] = {}
+        for document in documents:
+            for unit in document.units:
+                for key in unit.keys if "delegates_to" in unit.metadata else ():
+                    self._delegating.setdefault(key, unit.metadata["delegates_to"])
 
     def find(self, unit: LegalUnit, document: Document, slug: str, path: list[Segment]) -> list[Mention]:
         doc = self._states.get(document.id) or self._states.setdefault(document.id, _document_state(document))
@@ -110,7 +117,20 @@ class KoreanCitationFinder:
                 cite.amends = cite.amends or (new.amends and cite.instrument == new.instrument)
         if state.names:
             doc.last_name = state.names[-1][1]
+        for cite in cites:
+            cite.answers = cite.answers or self._implicit_answer(unit.text, cite, tier_of(doc.own.name))
         return [_mention(unit, cite) for cite in cites if cite.path]
+
+    def _implicit_answer(self, text: str, cite: _Cite, tier: int) -> bool:
+        """'① 법 제25조제1항에 따라 …' opening a decree provision answers 제25조제1항's "대통령령으로 정하는 바에
+        따라" (rules: its 부령). Only there: a citation inside a sentence ("…에 따른 전문의") specifies nothing."""
+        if tier not in (2, 3) or cite.amends or not cite.instrument.target.named or cite.instrument.target.slug is None:
+            return False
+        if not (P.OPENING.fullmatch(text, 0, cite.start) and P.IN_ACCORDANCE.match(text, cite.end)):
+            return False
+        key = _keys(_Ref(cite.instrument.target, (cite.path,)))[0]
+        authorities = [a.strip() for a in self._delegating.get(key, "").split(",") if a.strip()]
+        return any((a == "대통령령") == (tier == 2) for a in authorities)
 
     # One match → one citation ---------------------------------------------------------------------
 
@@ -252,8 +272,8 @@ def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
     return Mention(
         source_id=unit.id, text=text.strip(), start=cite.start + len(text) - len(text.lstrip()), end=cite.end, keys=keys,
         edge_type=EdgeType.SPECIFIES if cite.answers else EdgeType.AMENDS if cite.amends else EdgeType.REFERENCES,
-        reverse=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
-        external_name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
+        pair=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
+        name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
     )
 
 

@@ -60,6 +60,12 @@ RANGE_JOINTS = frozenset({"부터", "내지", "~", "～"})
 ANSWER = re.compile(
     rf"\s{{0,2}}(?:{QUALIFIER}\s{{0,2}}){{0,2}}에서\s{{0,2}}[{_QUOTE_OPEN}](?P<quote>[^{_QUOTE_CLOSE}\n]{{1,400}})[{_QUOTE_CLOSE}](?:이)?란"
 )
+# What may open an article or paragraph before the citation that answers a delegation: its heading, ①.
+OPENING = re.compile(
+    rf"(?:제\s?\d{{1,4}}\s?조(?:의\s?\d{{1,3}})?\s?(?:\([^)\n]{{0,200}}\))?)?\s{{0,5}}[①-⑳]?\s{{0,3}}"
+)
+# "…에 따라" (pursuant to): the answering form; "…에 따른 위원회" only names a thing the act set up.
+IN_ACCORDANCE = re.compile(rf"\s{{0,2}}(?:{QUALIFIER}\s{{0,2}}){{0,2}}에\s?따라")
 # The words that delegate: "대통령령으로 정하는", "보건복지부령으로 정한다", "총리령으로 정하는 바에 따라".
 DELEGATION = re.compile(r"(?P<authority>대통령령|총리령|[가-힣]{1,12}부령)(?:으로|로)\s?(?:정하는|정한다|정할\s?수|정하여야)")
 

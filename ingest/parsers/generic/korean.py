@@ -2,13 +2,15 @@
 
 - Tier from the title: 법률 1, 시행령 (대통령령) 2, 시행규칙 (총리령·부령) 3, 고시·훈령·예규 4.
 - `<개정 2010.1.18, 2024.9.20>` / `<신설 2009.1.30>` and `[본조신설 …]` / `[전문개정 …]` are the
-  unit's amendment history (ISO dates in metadata), never citations: they name no amending act.
+  unit's amendment history, never citations (they name no amending act): metadata["amendment_history"]
+  is a JSON list of {action, date, note}, the same record other grammars' amendment notes give.
 - A unit that reads only "삭제 <2025.6.20>" has been repealed: status repealed, with the date.
 - "대통령령으로 정하는" / "보건복지부령으로 정한다" delegate to a lower tier: the authorities are noted,
   the matching DELEGATES_TO / SPECIFIES pair comes from the answering decree's citation.
 """
 from __future__ import annotations
 
+import json
 import re
 
 from ingest.citations.generic_ko_patterns import DELEGATION
@@ -24,8 +26,8 @@ _REPEALED = re.compile(
     rf"\s{{0,5}}삭제\s?<(?P<dates>{_DATES})>"
 )
 _ONE_DATE = re.compile(r"(\d{4})\s?\.\s?(\d{1,2})\s?\.\s?(\d{1,2})")
-_HISTORY_KEYS = {"개정": "amended_on", "전문개정": "amended_on", "제목개정": "amended_on", "신설": "inserted_on",
-                 "본조신설": "inserted_on", "본조삭제": "repealed_on"}
+_ACTIONS = {"개정": "amended", "전문개정": "amended", "제목개정": "amended", "신설": "inserted", "본조신설": "inserted",
+            "본조삭제": "deleted", "삭제": "deleted"}
 _TIERS = (("시행규칙", 3), ("시행령", 2), ("고시", 4), ("훈령", 4), ("예규", 4), ("지침", 4), ("규칙", 3), ("법률", 1), ("법", 1))
 
 
@@ -45,17 +47,17 @@ def annotate(units: list[LegalUnit]) -> None:
     for unit in units:
         unit.tier = tier
         for match in _TAG.finditer(unit.text):
-            _add_dates(unit, _HISTORY_KEYS[match.group("kind")], match.group("dates"))
+            _add_history(unit, match.group("kind"), match.group("dates"), match.group(0))
         for match in _NOTE.finditer(unit.text):
             # "[본조신설 2009.1.30]" closes an article but is read into its last paragraph or item.
             owner = _article_of(unit, by_id)
-            _add_dates(owner, _HISTORY_KEYS[match.group("kind")], match.group("dates"))
+            _add_history(owner, match.group("kind"), match.group("dates"), match.group(0))
             if match.group("kind") == "본조삭제":
                 owner.metadata["status"] = "repealed"
         repealed = _REPEALED.match(" ".join(unit.text.split()))
         if repealed and unit.type is not UnitType.DOCUMENT:
             unit.metadata["status"] = "repealed"
-            _add_dates(unit, "repealed_on", repealed.group("dates"))
+            _add_history(unit, "삭제", repealed.group("dates"), f"삭제 <{repealed.group('dates')}>")
         authorities = list(dict.fromkeys(m.group("authority") for m in DELEGATION.finditer(unit.text)))
         if authorities:
             unit.metadata["delegates_to"] = ", ".join(authorities)
@@ -87,7 +89,10 @@ def _article_of(unit: LegalUnit, by_id: dict[str, LegalUnit]) -> LegalUnit:
     return node if node.type is UnitType.ARTICLE else unit
 
 
-def _add_dates(unit: LegalUnit, key: str, written: str) -> None:
-    dates = [f"{int(y):04d}-{int(m):02d}-{int(d):02d}" for y, m, d in _ONE_DATE.findall(written)]
-    known = [d for d in unit.metadata.get(key, "").split(",") if d]
-    unit.metadata[key] = ",".join(dict.fromkeys([*known, *dates]))
+def _add_history(unit: LegalUnit, kind: str, written: str, note: str) -> None:
+    history = json.loads(unit.metadata.get("amendment_history", "[]"))
+    for y, m, d in _ONE_DATE.findall(written):
+        entry = {"action": _ACTIONS[kind], "date": f"{int(y):04d}-{int(m):02d}-{int(d):02d}", "note": note}
+        if entry not in history:
+            history.append(entry)
+    unit.metadata["amendment_history"] = json.dumps(history, ensure_ascii=False)
