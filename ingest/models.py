@@ -19,6 +19,9 @@ class UnitType(StrEnum):
     POINT = "point"
     DEFINITION = "definition"
     PASSAGE = "passage"
+    PREAMBLE = "preamble"  # citations and recitals before the enacting terms
+    RECITAL = "recital"  # "Whereas: (1) …": reasons, not rules; outside the enacting terms
+    ANNEX = "annex"
 
 
 class EdgeType(StrEnum):
@@ -86,6 +89,7 @@ class Mention(BaseModel):
     external_name: str | None = Field(
         default=None, description="the act and provision an External node is named by, when the text abbreviates it"
     )
+    action: str | None = Field(default=None, description="amendment instruction: replaced, inserted, deleted, amended")
 
 
 class Edge(BaseModel):
@@ -97,6 +101,7 @@ class Edge(BaseModel):
     end: int | None = None
     resolution: str = Field(default="exact", description="exact | ancestor | external | structure | inferred")
     in_cycle: bool = False
+    action: str | None = None  # amendment instruction (replaced, inserted, deleted, amended), from Mention.action
 
 
 class ExternalRef(BaseModel):

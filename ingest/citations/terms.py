@@ -20,6 +20,8 @@ class DefinedTermFinder:
         # Capitalised, because lower-case single words ("payment") are mostly ordinary English.
         self._terms: dict[tuple[str, ...], str] = {}
         self._key_of: dict[str, tuple[str, ...]] = {}
+        # Terms their definition marks as used in any case (EU "‘controller’ means"), plurals included.
+        self._any_case: set[str] = set()
         for document in documents:
             for unit in document.units:
                 term = unit.metadata.get("term") if unit.type is UnitType.DEFINITION else None
@@ -29,6 +31,9 @@ class DefinedTermFinder:
                 if not words or len(words) > _MAX_TERM_WORDS:
                     continue
                 self._terms.setdefault(words, unit.id)
+                if unit.metadata.get("term_case") == "any":
+                    self._any_case.add(unit.id)
+                    self._terms.setdefault((*words[:-1], _plural(words[-1])), unit.id)
 
     def __len__(self) -> int:
         return len(self._terms)
@@ -46,7 +51,7 @@ class DefinedTermFinder:
                 target = self._terms.get(tuple(lowered[i : i + n]))
                 if target is None:
                     continue
-                if n == 1 and not words[i].group(0)[0].isupper():
+                if n == 1 and not words[i].group(0)[0].isupper() and target not in self._any_case:
                     continue
                 if target != unit.id and target not in found:
                     start, end = words[i].start(), words[i + n - 1].end()
@@ -64,3 +69,12 @@ class DefinedTermFinder:
                 break
             i += max(match_len, 1)
         return list(found.values())
+
+
+def _plural(word: str) -> str:
+    """'controller' → 'controllers', 'entity' → 'entities', 'process' → 'processes' (regular English)."""
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
