@@ -47,6 +47,12 @@ _ANNEX = re.compile(r"ANNEX(?:\s+(?:[IVXLC]{1,8}|\d{1,3}))?")
 _RECITAL = re.compile(r"\((?P<num>\d{1,3})\)\s*(?P<rest>.{0,100000})")
 _TITLE_MAX = 250
 
+# The OJ puts an article's title on the next line, so "Article 45 of Regulation (EU) No 909/2014 is
+# amended as follows:" is a sentence, not the heading of an Article 45 (case matters here).
+_EU_PATTERNS = {
+    "article": (_line(r"(?:Article|ARTICLE)\s(?P<num>\d{1,3}[a-z]{0,2})(?:\s*[.:\-–—]\s*(?P<title>[^\n]{0,300}))?"),),
+}
+
 # Annexes sit beside the enacting terms: one rank above every English level, so "Part A" inside an
 # annex nests in it instead of closing it.
 EU_GRAMMAR = Grammar(
@@ -56,7 +62,8 @@ EU_GRAMMAR = Grammar(
         Level("annex", 0, UnitType.ANNEX, "annex",
               (_line(r"ANNEX(?:\s+(?P<num>[IVXLC]{1,8}|\d{1,3}))?(?:\s*[.:\-–—]\s*(?P<title>[^\n]{0,300}))?"),),
               "Annex {num}"),
-        *(dataclasses.replace(level, rank=level.rank + 1) for level in ENGLISH.levels),
+        *(dataclasses.replace(level, rank=level.rank + 1, patterns=_EU_PATTERNS.get(level.name, level.patterns))
+          for level in ENGLISH.levels),
     ),
     label_joiner=", ",
     quotations=True,
