@@ -76,7 +76,7 @@ of 1 June 2022
 supplementing Regulation (EU) 2021/77 of the European Parliament and of the Council with regard to bird tables
 THE EUROPEAN COMMISSION,
 Having regard to the Treaty on the Functioning of the European Union,
-Having regard to Regulation (EU) 2021/77 of the European Parliament and of the Council of 3 March 2021 on the care of garden birds (1), and in particular Article 2(2) thereof,
+Having regard to Regulation (EU) 2021/77 of the European Parliament and of the Council of 3 March 2021 on the care of garden birds, and amending Directive 98/12/EC (1), and in particular Article 2(2) thereof,
 Whereas:
 (1) Bird tables need a height.
 HAS ADOPTED THIS REGULATION:

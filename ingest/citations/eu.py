@@ -154,6 +154,13 @@ class EuCitationFinder:
         named = act_from(match)
         if named is not None:
             return named
+        if match["thereof"] and _having_regard(text, match.start()):
+            # "Having regard to <act> of … amending <other acts> …, and in particular Article N thereof":
+            # "thereof" is the act the recital of authority has regard to, named first on its line.
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            first = next((a for a in map(act_from, P.ACT_NAME.finditer(text, line_start, match.start())) if a), None)
+            if first is not None:
+                return first
         if match["that"] or match["thereof"]:
             kind = match["that"].split()[-1].lower() if match["that"] else None
             previous = _last_act(text, match.start(), kind) or (recent.get(kind) if kind else None)

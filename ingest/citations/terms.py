@@ -12,6 +12,8 @@ from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _MAX_TERM_WORDS = 6
+# Quoted EU-style terms run longer ("ICT third-party service provider established in a third country").
+_MAX_QUOTED_TERM_WORDS = 12
 
 
 class DefinedTermFinder:
@@ -22,16 +24,19 @@ class DefinedTermFinder:
         self._key_of: dict[str, tuple[str, ...]] = {}
         # Terms their definition marks as used in any case (EU "‘controller’ means"), plurals included.
         self._any_case: set[str] = set()
+        self._longest = 1
         for document in documents:
             for unit in document.units:
                 term = unit.metadata.get("term") if unit.type is UnitType.DEFINITION else None
                 if not term:
                     continue
                 words = tuple(w.lower() for w in _WORD.findall(term))
-                if not words or len(words) > _MAX_TERM_WORDS:
+                any_case = unit.metadata.get("term_case") == "any"
+                if not words or len(words) > (_MAX_QUOTED_TERM_WORDS if any_case else _MAX_TERM_WORDS):
                     continue
+                self._longest = max(self._longest, len(words))
                 self._terms.setdefault(words, unit.id)
-                if unit.metadata.get("term_case") == "any":
+                if any_case:
                     self._any_case.add(unit.id)
                     self._terms.setdefault((*words[:-1], _plural(words[-1])), unit.id)
 
@@ -47,7 +52,7 @@ class DefinedTermFinder:
         i = 0
         while i < len(words):
             match_len = 0
-            for n in range(min(_MAX_TERM_WORDS, len(words) - i), 0, -1):
+            for n in range(min(self._longest, len(words) - i), 0, -1):
                 target = self._terms.get(tuple(lowered[i : i + n]))
                 if target is None:
                     continue
