@@ -35,6 +35,7 @@ Checks
 2. Article 5 of Regulation (EU) No 182/2011 and Article 2 of this Regulation apply; the replaced controls in Article 1 remain.
 3. Articles 1 and 2 of that Regulation and Article 8(1) of the Charter of Fundamental Rights apply.
 4. Point (2) of Article 1 is amended only by the legislator.
+5. Article 2(2), points (a) to (b), and points (3) to (1) of Article 1 apply.
 Article 4
 Amendments to Regulation (EU) No 600/2014
 Regulation (EU) No 600/2014 is amended as follows:

@@ -52,6 +52,11 @@ def test_both_point_forms_reach_the_point(graph: CorpusGraph) -> None:
     assert ("REFERENCES", None, _P + "Article 2(2)(a)") in found  # "Point (a) of paragraph 2"
     assert ("REFERENCES", None, _P + "Article 2(2)(b)") in found  # "Article 2(2)(b)"
     assert ("REFERENCES", None, _P + "Article 1(2)") in _edges(graph, _P + "Article 3(4)")  # numbered definition point
+    # A range of points is every point in it; a backwards range is only its two ends.
+    assert _edges(graph, _P + "Article 3(5)") == {("REFERENCES", None, _P + "Article 2(2)(a)"),
+                                                  ("REFERENCES", None, _P + "Article 2(2)(b)"),
+                                                  ("REFERENCES", None, _P + "Article 1(3)"),
+                                                  ("REFERENCES", None, _P + "Article 1(1)")}
 
 
 def test_nearby_words_do_not_retype_a_reference(graph: CorpusGraph) -> None:

@@ -79,7 +79,26 @@ def subs_path(subs: str) -> list[Segment]:
 
 
 def labels_of(points: str | None) -> list[str]:
-    return P.LABEL_VALUE.findall(points or "")
+    """'points (a) to (d)' → a, b, c, d; '(4) to (23)' → 4 … 23; '(c) and (e)' → c, e."""
+    text = points or ""
+    values: list[str] = []
+    previous_end = 0
+    for match in P.LABEL_VALUE.finditer(text):
+        value = match.group(1)
+        between = text[previous_end : match.start()]
+        if values and " to " in between:
+            values += _span(values[-1], value)[1:-1]
+        values.append(value)
+        previous_end = match.end()
+    return list(dict.fromkeys(values))
+
+
+def _span(first: str, last: str) -> list[str]:
+    if first.isdigit() and last.isdigit() and 0 < int(last) - int(first) <= 50:
+        return [str(n) for n in range(int(first), int(last) + 1)]
+    if len(first) == len(last) == 1 and first.isalpha() and last.isalpha() and 0 < ord(last) - ord(first) <= 25:
+        return [chr(c) for c in range(ord(first), ord(last) + 1)]
+    return [first, last]
 
 
 def point_alternatives(base: list[Segment], label: str) -> list[list[Segment]]:
