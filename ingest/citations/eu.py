@@ -89,7 +89,7 @@ class EuCitationFinder:
                     # "Having regard to Regulation X …, and in particular Article N thereof": the
                     # empowerment this delegated act is made under; the act specifies it.
                     mention.source_id = document.id
-                    mention.edge_type, mention.pair = EdgeType.SPECIFIES, EdgeType.DELEGATES_TO
+                    mention.edge_type, mention.reverse = EdgeType.SPECIFIES, EdgeType.DELEGATES_TO
                 mentions.append(mention)
         recent = self._recent.setdefault(document.id, {})
         for match in P.ACT_NAME.finditer(unit.text):
@@ -173,12 +173,12 @@ class EuCitationFinder:
             return None
         keys, name = self._keys(act, paths, slug)
         return Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys,
-                       typed=True, name=name)
+                       typed=True, external_name=name)
 
     def _instruction_mention(self, unit: LegalUnit, instruction: Instruction, path: list[Segment], slug: str) -> Mention:
         keys, name = self._keys(instruction.act, [path], slug)
         return Mention(source_id=unit.id, text=instruction.raw, start=instruction.start, end=instruction.end, keys=keys,
-                       edge_type=instruction.edge_type, typed=True, name=name, action=instruction.action)
+                       edge_type=instruction.edge_type, typed=True, external_name=name, action=instruction.action)
 
     def _keys(self, act: Act | None, paths: _Paths, slug: str) -> tuple[list[str], str | None]:
         """Keys finest first (alternatives at each depth), then the act itself; the External name."""
