@@ -103,3 +103,16 @@ Article 5
 Records
 A keeper shall keep records for 2 years.
 """
+
+AMENDED = """REGULATION (EU) No 600/2014 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL
+of 15 May 2014
+on markets in bird food
+HAVE ADOPTED THIS REGULATION:
+Article 27
+Duties of sellers
+3. A seller shall keep seeds dry.
+6. A seller shall label seeds.
+8. The Commission shall specify:
+(c) the requirements in paragraph 5.
+Done at Strasbourg, 15 May 2014.
+"""

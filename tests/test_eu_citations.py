@@ -7,7 +7,7 @@ import pytest
 
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import EdgeType
-from tests.eu_texts import ACT, DELEGATED
+from tests.eu_texts import ACT, AMENDED, DELEGATED
 
 _P = "Regulation (EU) 2021/77, "
 
@@ -110,3 +110,17 @@ def test_quoted_definitions_are_linked_from_their_uses(graph: CorpusGraph) -> No
     assert (_P + "Article 2(1)", _P + "Article 1(1)") in uses  # "A keeper", "Keepers" (plural, any case)
     assert (_P + "Article 2(1)", _P + "Article 1(2)") in uses  # "bird table"
     assert (_P + "Article 2(2)(a)", _P + "Article 1(3)") in uses  # "nest boxes"
+
+
+def test_an_ingested_amended_act_receives_the_edges_and_the_inserted_units(tmp_path: Path) -> None:
+    (tmp_path / "act.txt").write_text(ACT, encoding="utf-8")
+    (tmp_path / "amended.txt").write_text(AMENDED, encoding="utf-8")
+    graph = build_graph([tmp_path], "t", "generic")
+    kinds = (EdgeType.AMENDS, EdgeType.REPLACES)
+    amended = "Regulation (EU) No 600/2014"
+    assert _edges(graph, _P + "Article 4(1)(a)", kinds) == {("REPLACES", "replaced", amended + ", Article 27(3)")}
+    assert _edges(graph, _P + "Article 4(1)(c)", kinds) == {("REPLACES", "replaced", amended + ", Article 27(8)(c)")}
+    # Article 27a does not exist yet: the inserted unit hangs under the amended act, not under this one.
+    assert _edges(graph, _P + "Article 4(4)", kinds) == {("AMENDS", "inserted", amended)}
+    # Its quoted words cite the amended act's own Article 5 … which it does not have: an ancestor, never ours.
+    assert ("REFERENCES", None, amended) in _edges(graph, _P + "Article 4(1)(a)")

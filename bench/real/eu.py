@@ -195,7 +195,7 @@ def _definitions(act: _Act, short: str) -> list[Check]:
         number = article.label.rsplit(" ", 1)[-1]
         raw_terms, outside = _raw_definitions(act.raw, number)
         definitions = {u.metadata.get("term"): u for u in act.document.units
-                       if u.type is UnitType.DEFINITION and _has_ancestor_id(u, units, article.id)}
+                       if u.type is UnitType.DEFINITION and _has_ancestor(u, units, ancestor=article.id)}
         # A term must have DEFINES uses when the raw text outside its article uses it (any case, or plural).
         written = [t for t in raw_terms if re.search(rf"\b{re.escape(t.lower())}", outside)]
         linked = [t for t in written if t in definitions and definitions[t].id in used]
@@ -288,19 +288,11 @@ def _delegation(acts: list[_Act]) -> Check:
                          "tiers": {d.units[0].label: d.units[0].tier for d in graph.documents}})
 
 
-def _has_ancestor(unit: LegalUnit, units: dict[str, LegalUnit], kind: UnitType) -> bool:
+def _has_ancestor(unit: LegalUnit, units: dict[str, LegalUnit], kind: UnitType | None = None, ancestor: str = "") -> bool:
+    """True when an ancestor of the unit is of that kind (or is that unit id)."""
     parent = units.get(unit.parent_id or "")
     while parent is not None:
-        if parent.type is kind:
-            return True
-        parent = units.get(parent.parent_id or "")
-    return False
-
-
-def _has_ancestor_id(unit: LegalUnit, units: dict[str, LegalUnit], ancestor: str) -> bool:
-    parent = units.get(unit.parent_id or "")
-    while parent is not None:
-        if parent.id == ancestor:
+        if parent.type is kind or parent.id == ancestor:
             return True
         parent = units.get(parent.parent_id or "")
     return False

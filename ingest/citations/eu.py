@@ -40,7 +40,6 @@ class EuCitationFinder:
         self._slug: dict[str, str] = {}
         self._units: dict[str, LegalUnit] = {}
         self._amending: dict[str, Amending] = {}
-        self._targets: dict[str, Amending] = {}
         # The acts each document named last, by kind, for "that Regulation" in a later unit.
         self._recent: dict[str, dict[str, Act]] = {}
         for document in documents:
@@ -64,8 +63,6 @@ class EuCitationFinder:
         quoted = quoted_spans(unit.text)
         reading = read_unit(unit.text, self._context(unit), quoted)
         self._amending[unit.id] = reading.context
-        if reading.target is not None:
-            self._targets[unit.id] = reading.target
         # One mention per amended location: "paragraphs 1 and 2 are deleted" amends two units.
         mentions = [self._instruction_mention(unit, i, list(p), slug) for i in reading.instructions for p in i.paths or [()]]
         consumed = [(i.start, i.end) for i in reading.instructions]

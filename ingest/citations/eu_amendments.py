@@ -211,7 +211,8 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     offset = 0
     for line in text.split("\n"):
-        if tracker.quoted(line) or (line.lstrip().startswith(("‘", "“")) and ":" not in line[:1]):
+        # A line opening with a quote mark is quoted words even when no ':' introduced it.
+        if tracker.quoted(line) or line.lstrip().startswith(("‘", "“")):
             spans.append((offset, offset + len(line)))
         offset += len(line) + 1
     return spans
