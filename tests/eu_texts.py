@@ -111,7 +111,7 @@ HAVE ADOPTED THIS REGULATION:
 Article 27
 Duties of sellers
 3. A seller shall keep seeds dry.
-6. A seller shall label seeds.
+6. A seller shall label seeds for every keeper.
 8. The Commission shall specify:
 (c) the requirements in paragraph 5.
 Done at Strasbourg, 15 May 2014.

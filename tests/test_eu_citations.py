@@ -124,3 +124,6 @@ def test_an_ingested_amended_act_receives_the_edges_and_the_inserted_units(tmp_p
     assert _edges(graph, _P + "Article 4(4)", kinds) == {("AMENDS", "inserted", amended)}
     # Its quoted words cite the amended act's own Article 5 … which it does not have: an ancestor, never ours.
     assert ("REFERENCES", None, amended) in _edges(graph, _P + "Article 4(1)(a)")
+    # "‘keeper’ means …" holds for the purposes of the act defining it, not for the act it amends.
+    labels = {u.id: u.label for d in graph.documents for u in d.units}
+    assert not [e for e in graph.edges if e.type is EdgeType.DEFINES and labels[e.source].startswith(amended)]

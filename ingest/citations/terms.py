@@ -23,9 +23,16 @@ class DefinedTermFinder:
         self._terms: dict[tuple[str, ...], str] = {}
         self._key_of: dict[str, tuple[str, ...]] = {}
         # Terms their definition marks as used in any case (EU "‘controller’ means"), plurals included.
+        # They hold "for the purposes of this Regulation": in their own act and the acts made under it
+        # (a delegated act "supplementing Regulation X" uses X's terms), not in other acts of the corpus.
         self._any_case: set[str] = set()
+        self._scoped: dict[str, dict[tuple[str, ...], str]] = {}
+        self._scopes: dict[str, list[str]] = {}
         self._longest = 1
+        documents = list(documents)
         for document in documents:
+            parent = document.units[0].metadata.get("supplements") if document.units else None
+            self._scopes[document.id] = [document.id, *(d.id for d in documents if parent and parent in d.names)]
             for unit in document.units:
                 term = unit.metadata.get("term") if unit.type is UnitType.DEFINITION else None
                 if not term:
@@ -35,17 +42,28 @@ class DefinedTermFinder:
                 if not words or len(words) > (_MAX_QUOTED_TERM_WORDS if any_case else _MAX_TERM_WORDS):
                     continue
                 self._longest = max(self._longest, len(words))
-                self._terms.setdefault(words, unit.id)
                 if any_case:
                     self._any_case.add(unit.id)
-                    self._terms.setdefault((*words[:-1], _plural(words[-1])), unit.id)
+                    scoped = self._scoped.setdefault(document.id, {})
+                    scoped.setdefault(words, unit.id)
+                    scoped.setdefault((*words[:-1], _plural(words[-1])), unit.id)
+                else:
+                    self._terms.setdefault(words, unit.id)
 
     def __len__(self) -> int:
-        return len(self._terms)
+        return len(self._terms) + sum(len(s) for s in self._scoped.values())
+
+    def _lookup(self, words: tuple[str, ...], scopes: list[str]) -> str | None:
+        for scope in scopes:
+            target = self._scoped.get(scope, {}).get(words)
+            if target is not None:
+                return target
+        return self._terms.get(words)
 
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
-        if not self._terms or unit.type is UnitType.DEFINITION:
+        if not len(self) or unit.type is UnitType.DEFINITION:
             return []
+        scopes = self._scopes.get(document.id, [document.id])
         words = list(_WORD.finditer(unit.text))
         lowered = [w.group(0).lower() for w in words]
         found: dict[str, Mention] = {}
@@ -53,7 +71,7 @@ class DefinedTermFinder:
         while i < len(words):
             match_len = 0
             for n in range(min(self._longest, len(words) - i), 0, -1):
-                target = self._terms.get(tuple(lowered[i : i + n]))
+                target = self._lookup(tuple(lowered[i : i + n]), scopes)
                 if target is None:
                     continue
                 if n == 1 and not words[i].group(0)[0].isupper() and target not in self._any_case:
