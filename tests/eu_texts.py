@@ -59,6 +59,11 @@ Amendment to Directive 2014/65/EU
 In Article 6 of Directive 2014/65/EU, the following paragraph is added:
 ‘6. Keepers shall register.’.
 Article 6
+Amendment of Directive (EU) 2019/1937
+In Part I.B of the Annex to Directive (EU) 2019/1937, the following point is added:
+‘(xxi)
+Regulation (EU) 2021/77.’.
+Article 7
 Entry into force
 This Regulation shall enter into force on the twentieth day following that of its publication.
 This Regulation shall be binding in its entirety and directly applicable in all Member States.

@@ -79,6 +79,7 @@ def test_amending_instructions_target_the_amended_act(graph: CorpusGraph) -> Non
                                                          ("AMENDS", "deleted", amended + ", Article 80(2)")}
     assert ("AMENDS", "inserted", amended + ", Article 27a") in _edges(graph, _P + "Article 4(4)", kinds)
     assert ("AMENDS", "inserted", "EXT Directive 2014/65/EU, Article 6(6)") in _edges(graph, _P + "Article 5", kinds)
+    assert _edges(graph, _P + "Article 6", kinds) == {("AMENDS", "inserted", "EXT Directive (EU) 2019/1937, Annex, Part I.B, point (xxi)")}
 
 
 def test_quoted_text_speaks_of_the_amended_act(graph: CorpusGraph) -> None:

@@ -52,7 +52,7 @@ def test_annex_and_footnotes_are_kept_apart(tmp_path: Path) -> None:
     assert labels["Regulation (EU) 2021/77, Annex I(2)"].parent_id == annex.id
     notes = next(u for u in doc.units if u.metadata.get("role") == "notes")
     assert "OJ C 1" in notes.text
-    last_article = labels["Regulation (EU) 2021/77, Article 6"]
+    last_article = labels["Regulation (EU) 2021/77, Article 7"]
     assert "OJ C 1" not in last_article.text and "Done at" not in last_article.text
 
 
@@ -72,7 +72,7 @@ def test_quoted_provisions_are_not_headings_of_the_amending_act(tmp_path: Path) 
     instruction = labels["Regulation (EU) 2021/77, Article 4(1)(a)"]
     assert "A second quoted paragraph" in instruction.text
     assert "Regulation (EU) 2021/77, Article 5" in labels  # an unclosed quote cannot swallow the next article
-    assert "Regulation (EU) 2021/77, Article 6" in labels
+    assert "Regulation (EU) 2021/77, Article 6" in labels and "Regulation (EU) 2021/77, Article 7" in labels
 
 
 def test_delegated_act_is_tier_two_and_names_what_it_supplements(tmp_path: Path) -> None:

@@ -22,7 +22,8 @@ from ingest.models import EdgeType
 from ingest.parsers.generic.keys import Segment
 
 # Depth of each location segment: a location part replaces the base from its own depth down.
-_DEPTH = {"annex": 0, "sec": 1, "art": 2, "cl": 3, "pt": 4, "sp": 5}
+_DEPTH = {"annex": 0, "part": 1, "title": 1, "ch": 1, "sec": 1, "art": 2, "cl": 3, "pt": 4, "sp": 5}
+_DIVISION_SEGMENTS = {"section": "sec", "part": "part", "title": "title", "chapter": "ch"}
 _ACTIONS: dict[str, tuple[EdgeType, str]] = {
     "replaced": (EdgeType.REPLACES, "replaced"),
     "repealed": (EdgeType.REPLACES, "repealed"),
@@ -117,8 +118,7 @@ def _instruction(match: re.Match[str], context: Amending, following: str, lead: 
     paths = []
     for outer in where:
         for inner in targets:
-            path = _apply(_apply(base if outer or inner else base, outer), inner) if (outer or inner) else base
-            paths.append(tuple(path))
+            paths.append(tuple(_apply(_apply(base, outer), inner)))
     if match["where"] is None and not (inserted or P.WORDS.match(target_words)) and _names_act_only(target_words):
         paths = [()]  # "Regulation (EU) No 648/2012 is amended as follows": the act itself
     end = lead + len(match.group(0))
@@ -167,7 +167,8 @@ def _part_segments(part: re.Match[str]) -> list[list[Segment]] | None:
     if part["annex"]:
         return [[("annex", part["annexv"] or "")]]
     if part["section"]:
-        return [[("sec", v)] for v in P.PARAS_SPLIT.split(part["sectionv"])]
+        segment = _DIVISION_SEGMENTS[part["section"].lower().rstrip("s")]
+        return [[(segment, v)] for v in P.PARAS_SPLIT.split(part["sectionv"])]
     if part["article"]:
         return article_items(part["articlev"])
     if part["para"]:

@@ -76,16 +76,17 @@ FOLLOWING = re.compile(
     r"the\sfollowing\s(?:(?P<ord>new\s|\w{1,12}\s)?(?P<kind>Articles?|paragraphs?|subparagraphs?|points?|sentences?|indents?|Annex(?:es)?|Sections?|Chapters?|words?|definitions?))"
 )
 WORDS = re.compile(r"the\s(?:words?|figures?|date|term|reference)\b")
+_SECTION = r"[A-Z0-9]{1,6}(?:\.[A-Z0-9]{1,4}){0,2}"  # "Section A", "Part I.B"
 LOC_PART = re.compile(
     rf"(?:the\s)?(?P<ord>{ORD})\s(?P<sub>subparagraph|sentence|indent|paragraph)"
-    rf"|(?P<annex>Annex(?:es)?)(?:\s(?P<annexv>[IVXLC]{{1,8}}|\d{{1,3}}))?"
-    rf"|(?P<section>Sections?|Titles?|Parts?|Chapters?)\s(?P<sectionv>[A-Z0-9]{{1,6}}(?:{_JOIN}[A-Z0-9]{{1,6}}){{0,4}})"
+    rf"|(?:the\s)?(?P<annex>Annex(?:es)?)(?:\s(?P<annexv>[IVXLC]{{1,8}}|\d{{1,3}}))?"
+    rf"|(?P<section>Sections?|Titles?|Parts?|Chapters?)\s(?P<sectionv>{_SECTION}(?:{_JOIN}{_SECTION}){{0,4}})"
     rf"|(?P<article>Articles?)\s(?P<articlev>{ITEMS})"
     rf"|(?P<para>paragraphs?)\s(?P<parav>\d{{1,3}}[a-z]?(?:{_JOIN}\d{{1,3}}[a-z]?){{0,8}})"
     rf"|(?P<point>points?)\s(?P<pointv>(?:{LABEL}|\d{{1,3}}[a-z]?)(?:{_JOIN}(?:{LABEL}|\d{{1,3}}[a-z]?)){{0,8}})"
     rf"|{_ACT}"
 )
-LOC_GLUE = re.compile(r"\s{0,2}(?:,|(?P<of>of|in)(?=\s))?\s{0,2}")
+LOC_GLUE = re.compile(r"\s{0,2}(?:,|(?P<of>of|in|to)(?=\s))?\s{0,2}")
 QUOTED_LABEL = re.compile(
     r"[‘“]\s{0,2}(?:Article\s(?P<art>\d{1,3}[a-z]{0,2})|(?P<num>\d{1,3}[a-z]?)\.|\((?P<lbl>[a-z]{1,4}|\d{1,3}[a-z]?)\))"
 )

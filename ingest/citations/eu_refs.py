@@ -18,6 +18,7 @@ _TREATIES = {
     "teu": "TEU", "the teu": "TEU", "the treaty on european union": "TEU",
 }
 _CHARTER = "Charter of Fundamental Rights of the European Union"
+_DIVISIONS = {"sec": "Section", "part": "Part", "title": "Title", "ch": "Chapter"}
 
 
 @dataclass(frozen=True)
@@ -121,14 +122,17 @@ def provision_label(path: tuple[Segment, ...] | list[Segment]) -> str:
             words.append(f"Article {value}")
         elif kind == "annex":
             words.append(f"Annex {value}".strip())
-        elif kind == "sec":
-            words.append(f"Section {value}")
+        elif kind in _DIVISIONS:
+            words.append(f"{_DIVISIONS[kind]} {value}")
         elif kind == "rec":
             words.append(f"recital {value}")
         elif words and words[-1].startswith("Article"):
             words[-1] += f"({value})"
+        elif kind == "cl":
+            words.append(f"paragraph {value}")
         else:
-            words.append(f"point {value}" if kind != "cl" else f"paragraph {value}")
+            # Annex points: "point 4", "point (c)", as the annex numbers them.
+            words.append(f"point {value}" if value[0].isdigit() else f"point ({value})")
     return ", ".join(words)
 
 
