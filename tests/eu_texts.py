@@ -41,7 +41,7 @@ Amendments to Regulation (EU) No 600/2014
 Regulation (EU) No 600/2014 is amended as follows:
 (1) Article 27 is amended as follows:
 (a) paragraph 3 is replaced by the following:
-‘3. A keeper shall comply with Article 5.
+‘3. A keeper shall comply with Article 5 (‘compliance’);
 2. A second quoted paragraph that is not a clause of this act.’;
 (b) paragraph 6 is deleted;
 (c) in paragraph 8, point (c) is replaced by the following:

@@ -128,3 +128,20 @@ def test_an_ingested_amended_act_receives_the_edges_and_the_inserted_units(tmp_p
     # "‘keeper’ means …" holds for the purposes of the act defining it, not for the act it amends.
     labels = {u.id: u.label for d in graph.documents for u in d.units}
     assert not [e for e in graph.edges if e.type is EdgeType.DEFINES and labels[e.source].startswith(amended)]
+
+
+@pytest.mark.parametrize("line", [
+    "Article 1(1) and " * 8000,
+    "points (a), " * 10000 + "of Article 6(1)",
+    "in Article 5, " * 8000 + "paragraph 3 is replaced by the following:",
+    "(" * 50000,
+    "‘" + "x " * 40000,
+])
+def test_hostile_lines_stay_fast(tmp_path: Path, line: str) -> None:
+    import time
+
+    text = ACT.replace("3. Point (a) of paragraph 2", line + "\n3. Point (a) of paragraph 2")
+    (tmp_path / "act.txt").write_text(text, encoding="utf-8")
+    started = time.perf_counter()
+    build_graph([tmp_path], "t", "generic")
+    assert time.perf_counter() - started < 20

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 _OPENERS = ("‘", "“", "«", "„")
-_CLOSE = re.compile(r"[’”»][\s;.,:\"”)]{0,4}$")
+# A closing mark at the very end, before only the instruction's own punctuation ("’;", "’.", "’;\""): a
+# quoted term closing a sentence inside the quotation ("(‘data minimisation’);") does not end it.
+_CLOSE = re.compile(r"[’”»][;.,:\"”]{0,3}\s{0,3}$")
 _INTRODUCED = re.compile(r":\s*$")
 
 
