@@ -33,7 +33,9 @@ _POINT_OF = re.compile(
 _POINT_AFTER = re.compile(
     r"\bArticle (\d+)\((\d+)\),(?: (?:first|second|third|fourth|fifth) subparagraph,)? points? \(([a-z]{1,3}|\d{1,3})\)"
     r"(?:\([ivx]{1,5}\))?(?:(?:,| and| or| to) \([a-z0-9]{1,3}\)){0,6}")
-_OTHER_ACT_AFTER = re.compile(r"^,?(?: respectively,)? (?:of|in) (?:Regulation|Directive|Decision|the Charter|the Treaty|the TFEU|that )|^ (?:TFEU|TEU)\b")
+_POINT_OF_PARAGRAPH = re.compile(r"\b[Pp]oints? \(([a-z]{1,3})\)(?:(?:,| and| or| to) \([a-z]{1,3}\)){0,6} of paragraph (\d+)(?! of| and)")
+_PARAGRAPH_POINT = re.compile(r"(?<!Article \d)(?<!Article \d\d)\bparagraph (\d+), points? \(([a-z]{1,3})\)(?:(?:,| and| or| to) \([a-z]{1,3}\)){0,6}")
+_OTHER_ACT_AFTER = re.compile(r"^,? thereof\b|^,?(?: respectively,)? (?:of|in) (?:Regulation|Directive|Decision|the Charter|the Treaty|the TFEU|that )|^ (?:TFEU|TEU)\b")
 _OTHER_ACT = re.compile(
     r"\bArticles? (\d+[a-z]?)(?:\(\d+\))*(?:,? (?:first|second|third) (?:sub)?paragraph,?)?(?:,? points? \([a-z]\))?"
     r"(?: of | )(?:(?:Regulation|Directive|Decision) (?:\((?:EU|EC|EEC)\) )?(?:No )?(?P<num>\d+/\d+(?:/[A-Z]+)?)"
@@ -42,7 +44,7 @@ _OTHER_ACT = re.compile(
 _RECITAL = re.compile(r"\((\d+)\)")
 _DEFINITION = re.compile(r"\(\d+\) ‘([^’]+)’[^‘]{0,40}? means")
 _AMENDING_TITLE = re.compile(r"Amendments? (?:to|of) (?P<act>(?:Regulation|Directive|Decision) (?:\([A-Z]+\) )?(?:No )?\d+/\d+(?:/[A-Z]+)?)")
-_INSTRUCTION = re.compile(r"\b(?:is|are) (?:replaced|deleted|amended|added|inserted)\b")
+_INSTRUCTION = re.compile(r"(?:is|are) (?:replaced|deleted|amended|added|inserted)\b")
 
 
 @dataclass
@@ -123,12 +125,19 @@ def _points(act: _Act, short: str) -> Check:
     where = _Where(act)
     slug = act.document.units[0].keys[0].removeprefix("gen:")
     hits, total, misses = 0, 0, []
+    by_form = {"point (x) of Article N(p)": 0, "Article N(p), [subparagraph,] point (x)": 0, "point (x) of paragraph p": 0,
+               "paragraph p, point (x)": 0}
     for number, line in enumerate(act.raw):
-        found = [(m, m.group(2), m.group(3), m.group(1)) for m in _POINT_OF.finditer(line)]
-        found += [(m, m.group(1), m.group(2), m.group(3)) for m in _POINT_AFTER.finditer(line)]
-        for match, article, paragraph, point in found:
-            if _OTHER_ACT_AFTER.match(line[match.end():]):
-                continue
+        found = [(m, m.group(2), m.group(3), m.group(1), 0) for m in _POINT_OF.finditer(line)]
+        found += [(m, m.group(1), m.group(2), m.group(3), 1) for m in _POINT_AFTER.finditer(line)]
+        located = where.locate(number)
+        own_article = _article_of(located[0], slug) if located else None
+        found += [(m, own_article, m.group(2), m.group(1), 2) for m in _POINT_OF_PARAGRAPH.finditer(line) if own_article]
+        found += [(m, own_article, m.group(1), m.group(2), 3) for m in _PARAGRAPH_POINT.finditer(line) if own_article]
+        for match, article, paragraph, point, form in found:
+            if _OTHER_ACT_AFTER.match(line[match.end():]) or _INSTRUCTION.match(line[match.end():].lstrip()):
+                continue  # another act's point, or the target of an amending instruction, not a citation
+            by_form[list(by_form)[form]] += 1
             located = where.locate(number)
             total += 1
             expected = where.by_key.get(f"gen:{slug}:art:{article}:cl:{paragraph}:pt:{point}")
@@ -143,7 +152,7 @@ def _points(act: _Act, short: str) -> Check:
                 misses.append(f"{unit.label}: {match.group(0)}")
     share = round(hits / total, 4) if total else "no mentions"
     return Check(area=AREA, name=f"{short}: point citations reach the point", value=share, target=">= 0.95",
-                 ok=share >= 0.95 if total else None, detail={"hits": hits, "total": total, "misses": misses[:15]})
+                 ok=share >= 0.95 if total else None, detail={"hits": hits, "total": total, "by_form": by_form, "misses": misses[:15]})
 
 
 def _other_acts(act: _Act, short: str) -> Check:
@@ -295,6 +304,12 @@ def _delegation(acts: list[_Act]) -> Check:
                  value=len(pairs), target=f">= {phrases} (phrases)", ok=phrases > 0 and len(pairs) >= phrases,
                  detail={"phrases": phrases, "pairs": [f"{labels.get(s, s)} SPECIFIES {labels.get(t, t)}" for s, t in pairs],
                          "tiers": {d.units[0].label: d.units[0].tier for d in graph.documents}})
+
+
+def _article_of(unit: LegalUnit, slug: str) -> str | None:
+    """The article number in the unit's own key (gen:<slug>:art:N:…), for "of paragraph p" citations."""
+    key = next((k for k in unit.keys if k.startswith(f"gen:{slug}:art:")), None)
+    return key.split(":")[3] if key else None
 
 
 def _has_ancestor(unit: LegalUnit, units: dict[str, LegalUnit], kind: UnitType | None = None, ancestor: str = "") -> bool:
