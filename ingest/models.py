@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class UnitType(StrEnum):
@@ -19,6 +19,9 @@ class UnitType(StrEnum):
     POINT = "point"
     DEFINITION = "definition"
     PASSAGE = "passage"
+    PREAMBLE = "preamble"  # citations and recitals before the enacting terms
+    RECITAL = "recital"  # "Whereas: (1) …": reasons, not rules; outside the enacting terms
+    ANNEX = "annex"
 
 
 class EdgeType(StrEnum):
@@ -74,6 +77,9 @@ class Document(BaseModel):
 class Mention(BaseModel):
     """A citation found in the words of a unit, before resolution."""
 
+    # Finders in several grammars build these: a misspelt field must fail, not be dropped without a word.
+    model_config = ConfigDict(extra="forbid")
+
     source_id: str
     text: str
     start: int
@@ -87,6 +93,7 @@ class Mention(BaseModel):
                              "naming the External node when the target is not ingested")
     pair: EdgeType | None = Field(default=None, description="also store the reverse edge of this type when resolved "
                                   "(SPECIFIES ↔ DELEGATES_TO)")
+    action: str | None = Field(default=None, description="amendment instruction: replaced, inserted, deleted, amended")
 
 
 class Edge(BaseModel):
@@ -98,6 +105,7 @@ class Edge(BaseModel):
     end: int | None = None
     resolution: str = Field(default="exact", description="exact | ancestor | external | structure | inferred")
     in_cycle: bool = False
+    action: str | None = None  # amendment instruction (replaced, inserted, deleted, amended), from Mention.action
 
 
 class ExternalRef(BaseModel):

@@ -72,6 +72,7 @@ def resolve_mentions(mentions: Iterable[Mention], index: KeyIndex, corpus: str) 
                 start=mention.start,
                 end=mention.end,
                 resolution="inferred" if mention.inferred else resolution,
+                action=mention.action,
             )
         )
         # Delegation is always stored as a pair: the delegated rule SPECIFIES its delegating rule.

@@ -96,6 +96,7 @@ def _edge_row(edge: Edge) -> dict:
             "end": edge.end,
             "resolution": edge.resolution,
             "in_cycle": edge.in_cycle,
+            "action": edge.action,
         },
     }
 

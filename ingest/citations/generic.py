@@ -109,7 +109,7 @@ class GenericCitationFinder:
                 if keys:
                     mentions.append(
                         Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys,
-                                external_name=ref.target.name)
+                                name=ref.target.name)
                     )
         if HANGUL.search(unit.text):
             mentions += self._korean.find(unit, document, slug, path)

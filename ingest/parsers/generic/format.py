@@ -41,7 +41,12 @@ class GenericFormat:
     def finder(self, documents: list[Document]) -> CitationFinder:
         from ingest.citations.generic import GenericCitationFinder
 
-        return GenericCitationFinder(documents)
+        finder = GenericCitationFinder(documents)
+        if any(d.units and d.units[0].metadata.get("tradition") == "eu" for d in documents):
+            from ingest.citations.eu import EuCitationFinder
+
+            return EuCitationFinder(documents, fallback=finder)
+        return finder
 
 
 def generic_formats() -> list[GenericFormat]:

@@ -51,6 +51,9 @@ class Grammar:
     label_joiner: str = " "
     # Reads what the parsed units say about themselves (tier, amendment history, repeal) into them.
     annotate: Callable[[list[LegalUnit]], None] | None = None
+    # Amending texts quote whole provisions after "replaced by the following:"; quoted lines are
+    # words of the amended act, never headings of this one (see quotes.py).
+    quotations: bool = False
 
 
 def _line(pattern: str, flags: int = 0) -> re.Pattern[str]:

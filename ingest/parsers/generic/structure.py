@@ -11,10 +11,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ingest.models import Document, LegalUnit, UnitType
-from ingest.parsers.generic.grammars import BRANCH, GRAMMARS, HANGUL_ITEMS, Grammar, Level, Scope, circled_number, render_label
+from ingest.parsers.generic import eu
+from ingest.parsers.generic.definitions import mark_definitions
+from ingest.parsers.generic.grammars import (
+    BRANCH, ENGLISH, GRAMMARS, HANGUL_ITEMS, Grammar, Level, Scope, circled_number, render_label,
+)
+from ingest.parsers.generic.history import attach_notes, split_notes
 from ingest.parsers.generic.identity import Identity, identify
-from ingest.parsers.generic.keys import Segment, doc_key, title_name_key, unit_key
 from ingest.parsers.generic import vi_codification
+from ingest.parsers.generic.keys import Segment, doc_key, title_name_key, unit_key
+from ingest.parsers.generic.quotes import QuoteTracker
 from ingest.parsers.generic.readers import Line
 
 AUTO = "generic"
@@ -71,7 +77,7 @@ def grammar_code(format_name: str) -> str | None:
 def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: str | None) -> tuple[Document, list[str]]:
     """One file's lines → its Document; notes say when no heading structure was found."""
     lines = vi_codification.body_lines(lines, lambda line: line.heading)
-    texts = [line.text for line in lines]
+    texts, history = split_notes([line.text for line in lines])
     grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
     language = grammar.code if grammar else _script_language(texts)
     title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
@@ -84,7 +90,19 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         identity.metadata.pop("number", None)
         identity.metadata["doc_type"] = "codification"
     doc_id = f"{corpus}/{slug}"
-    units = _heading_units(texts, grammar, corpus, doc_id, slug, identity) if grammar else None
+    # An EU act (OJ layout) is English drafting plus its own front matter and annexes.
+    front = eu.split_front(texts) if grammar is ENGLISH and eu.is_eu_act(texts) else None
+    if front is not None:
+        grammar = eu.EU_GRAMMAR
+        eu.identify_eu(texts, identity)
+    body = front.body if front is not None else texts
+    units = _heading_units(body, grammar, corpus, doc_id, slug, identity) if grammar else None
+    if units is not None and front is not None:
+        units[0].text = "\n".join([*front.head, units[0].text]).strip()
+        units[1:1] = eu.front_units(front, corpus, doc_id, slug, identity)
+        eu.title_from_second_line(units)
+        for order, unit in enumerate(units):
+            unit.order = order
     notes: list[str] = []
     used = grammar.code if grammar else PARAGRAPHS
     if units is None:
@@ -95,6 +113,12 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     units[0].metadata.update({"grammar": used, "source_format": path.suffix.lower().lstrip(".")})
     if grammar is not None and used == grammar.code and grammar.annotate is not None:
         grammar.annotate(units)
+    if used == ENGLISH.code:
+        mark_definitions(units)
+    attach_notes(units, history)
+    if identity.metadata.get("authority_tier", "").isdigit():
+        for unit in units:
+            unit.tier = int(identity.metadata["authority_tier"])
     document = Document(id=doc_id, corpus=corpus, title=identity.title, source_path=str(path), names=identity.names, units=units)
     return document, notes
 
@@ -144,7 +168,7 @@ def match_heading(text: str, grammar: Grammar, open_nodes: list[_Node]) -> Headi
 
 def _heading(level: Level, match: re.Match[str]) -> Heading:
     groups = match.groupdict()
-    num = groups["num"]
+    num = groups["num"] or ""  # a lone "ANNEX" has no number
     if groups.get("branch"):
         num = f"{num}{BRANCH}{groups['branch']}"
     if level.sequence == "circled":
@@ -185,8 +209,15 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
     nodes = [root]
     stack = [root]
     taken_ids = {doc_id}
+    quotes = QuoteTracker() if grammar.quotations else None
     for text in texts:
         heading = match_heading(text, grammar, stack)
+        if quotes is not None and quotes.quoted(text):
+            # An unclosed quotation ends where this document's own numbering goes on.
+            if heading is None or heading.level.scope is not Scope.FRESH or _continuity(heading, stack) != 2:
+                stack[-1].lines.append(text)
+                continue
+            quotes.close()
         if heading is None:
             stack[-1].lines.append(text)
             continue
@@ -207,7 +238,8 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             heading = inline
     if len(nodes) == 1:
         return None
-    return [_document_unit(root, corpus, slug, identity), *(_unit(n, corpus, doc_id, identity) for n in nodes[1:])]
+    return [_document_unit(root, corpus, slug, identity),
+            *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
 
 
 def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:
@@ -251,7 +283,7 @@ def _document_unit(root: _Node, corpus: str, slug: str, identity: Identity) -> L
     )
 
 
-def _unit(node: _Node, corpus: str, doc_id: str, identity: Identity) -> LegalUnit:
+def _unit(node: _Node, corpus: str, doc_id: str, identity: Identity, joiner: str = " ") -> LegalUnit:
     assert node.level is not None and node.parent is not None
     slug = doc_id.split("/")[-1]
     return LegalUnit(
@@ -259,7 +291,7 @@ def _unit(node: _Node, corpus: str, doc_id: str, identity: Identity) -> LegalUni
         corpus=corpus,
         document_id=doc_id,
         type=node.level.unit_type,
-        label=f"{identity.short_name} {node.label}",
+        label=f"{identity.short_name}{joiner}{node.label}".strip(),
         title=node.title,
         text=_join(node.lines),
         parent_id=node.parent.id,
