@@ -1,4 +1,4 @@
-"""Runs the real chat (`chainlit run app.py`) against the test stores, for browser tests."""
+"""Runs the real chat (`python -m core.serve`, the launcher `make app` uses) against the test stores, for browser tests."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,6 @@ from pathlib import Path
 from core.settings import REPO_ROOT, Settings
 from tests.conftest import free_port
 
-CHAINLIT = Path(sys.executable).with_name("chainlit")
 
 
 def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -> dict[str, str]:
@@ -42,12 +41,12 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120) -> Iterator[str]:
-    port = free_port()
+def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120, port: int | None = None) -> Iterator[str]:
+    port = port or free_port()
     url = f"http://127.0.0.1:{port}"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [str(CHAINLIT), "run", "app.py", "--host", "127.0.0.1", "--port", str(port), "--headless"],
+            [sys.executable, "-m", "core.serve", "--host", "127.0.0.1", "--port", str(port)],
             cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         try:
