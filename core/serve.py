@@ -43,6 +43,17 @@ def prepare_root(root: Path, clone: Path = REPO_ROOT) -> Path:
     return root
 
 
+def remove_root(root: Path) -> bool:
+    """After its worker stopped: removes the folder if it holds nothing but the launcher's links (a crashed
+    worker's `.files` is left for the next start on that port, and anything else is not ours to delete)."""
+    if not root.is_dir() or any(p.name not in LINKED or not p.is_symlink() for p in root.iterdir()):
+        return False
+    for name in LINKED:
+        (root / name).unlink(missing_ok=True)
+    root.rmdir()
+    return True
+
+
 def files_folder_warning(settings: Settings) -> str | None:
     """Why this process's session files are at risk, when it was not started through this launcher."""
     from chainlit.config import FILES_DIRECTORY

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from core.serve import remove_root, worker_root
 from core.settings import REPO_ROOT, Settings
 from tests.conftest import free_port
 
@@ -30,6 +31,11 @@ def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -
         "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
     })
     return env
+
+
+def worker_folder(env: dict[str, str], port: int) -> Path:
+    """The app root `core.serve` gives a worker started with this environment on this port."""
+    return worker_root(Settings(**({"data_dir": env["CITEWALK_DATA_DIR"]} if env.get("CITEWALK_DATA_DIR") else {})), port)
 
 
 def _healthy(url: str) -> bool:
@@ -63,3 +69,5 @@ def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120, por
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
+            remove_root(worker_folder(env, port))  # ports are random: no clutter in the data dir

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.serve import LINKED, command, prepare_root, worker_root
+from core.serve import LINKED, command, prepare_root, remove_root, worker_root
 from core.settings import REPO_ROOT, Settings
 
 
@@ -45,3 +45,11 @@ def test_a_real_folder_in_the_way_is_named(tmp_path: Path) -> None:
 def test_command_runs_the_clones_app() -> None:
     argv = command("127.0.0.1", 8022)
     assert argv[1:3] == ["run", str(REPO_ROOT / "app.py")] and "8022" in argv and "--headless" in argv
+
+
+def test_a_stopped_workers_folder_is_removed_only_when_it_holds_just_the_links(tmp_path: Path) -> None:
+    clean = prepare_root(tmp_path / "clean")
+    assert remove_root(clean) and not clean.exists()
+    crashed = prepare_root(tmp_path / "crashed")
+    (crashed / ".files").mkdir()  # a worker killed before its shutdown: left for the next start on the port
+    assert not remove_root(crashed) and (crashed / ".files").is_dir()

@@ -15,53 +15,17 @@ from core.chat.starters import starters_for
 from core.serve import worker_root
 from core.settings import Settings
 from tests.app_process import app_env, running_app
-from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, _graph_nodes, _sign_in
+from tests.chat_page import (ANSWER_TIMEOUT_MS, CARDS, CHROMIUM, GRAPHS, LAUNCH_ARGS, NOTICE, ask, graph_nodes, open_link,
+                             share_last_answer, sign_in, submit)
 
 ADMIN = ("worker-officer@example.org", "worker-officer-1")
 READER = ("worker-reader@example.org", "worker-reader-1")
-ANSWER_TIMEOUT_MS = 240_000
-CARDS = '[data-testid="answer-cards"]'
-GRAPHS = "iframe.citation-graph-frame"
-NOTICE = "could not be shown"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
 
 
 def _root(settings: Settings, url: str) -> Path:
     return worker_root(settings, urlsplit(url).port)
-
-
-def _submit(page, question: str) -> None:
-    page.locator("#chat-input").fill(question)
-    page.locator("#chat-submit").click()
-
-
-def _ask(page, question: str, finished: str) -> None:
-    """Types a question and waits until one more `finished` element than before is on the page."""
-    before = page.locator(finished).count()
-    _submit(page, question)
-    page.wait_for_function("s => document.querySelectorAll(s.sel).length > s.n", arg={"sel": finished, "n": before},
-                           timeout=ANSWER_TIMEOUT_MS)
-
-
-def _share_last_answer(page) -> str:
-    links = page.locator('[data-testid="share-link"] input.share-url')
-    before = links.count()
-    page.get_by_role("button", name="Copy link").last.click()
-    page.wait_for_function("s => document.querySelectorAll(s.sel).length > s.n",
-                           arg={"sel": '[data-testid="share-link"] input.share-url', "n": before}, timeout=30_000)
-    return links.last.input_value()
-
-
-def _open_link(browser, url: str, link: str) -> list[str]:
-    """The rule labels of a permalink as a signed-in colleague sees them (the graph must draw too)."""
-    page = browser.new_context().new_page()
-    _sign_in(page, url, READER)
-    page.goto(link)
-    labels = page.locator(".rule-card .rule-label").all_inner_texts()
-    assert _graph_nodes(page, ".graph iframe") >= 2
-    page.context.close()
-    return labels
 
 
 def test_stopping_one_worker_leaves_the_other_whole(test_settings: Settings, neo4j_driver, hipaa_corpus,
@@ -84,28 +48,28 @@ def test_stopping_one_worker_leaves_the_other_whole(test_settings: Settings, neo
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         stack.callback(browser.close)
         page = browser.new_context(viewport={"width": 1360, "height": 1400}).new_page()
-        _sign_in(page, url_b, ADMIN)
+        sign_in(page, url_b, ADMIN)
         page.locator('[id^="starter-"]').first.wait_for(timeout=60_000)
-        _ask(page, questions[0], GRAPHS)
+        ask(page, questions[0], GRAPHS)
 
         first.close()  # SIGTERM; its shutdown deletes its own session-files folder, as Chainlit does
         assert not files_a.exists(), "worker A was not stopped by SIGTERM (its shutdown clean-up did not run)"
         assert files_b.is_dir()
 
-        _ask(page, questions[1], GRAPHS)
+        ask(page, questions[1], GRAPHS)
         answer = page.locator(CARDS).last
         labels = answer.locator(".rule-card").evaluate_all("cards => cards.map(c => c.dataset.label)")
         assert labels and page.locator(CARDS).count() == 2 and page.locator(GRAPHS).count() == 2
-        assert _graph_nodes(page) >= 2
+        assert graph_nodes(page) >= 2
         assert page.get_by_text(NOTICE).count() == 0
-        link = _share_last_answer(page)
+        link = share_last_answer(page)
         assert link.startswith(f"{url_b}/answers/")
-        assert _open_link(browser, url_b, link) == labels
+        assert open_link(browser, url_b, link, READER) == labels
 
         # The old fault, reproduced on purpose: the folder vanishes under a running worker. The answer still
         # comes, says what is missing, and its permalink (from the stored answer) opens with the cards.
         shutil.rmtree(files_b)
-        _submit(page, questions[2])
+        submit(page, questions[2])
         page.get_by_text(f"the rule cards {NOTICE}").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         assert page.locator(CARDS).count() == 2
         assert page.get_by_text("FileNotFoundError").count() >= 1
@@ -114,7 +78,7 @@ def test_stopping_one_worker_leaves_the_other_whole(test_settings: Settings, neo
         page.get_by_text(f"the link box {NOTICE}").first.wait_for(timeout=30_000)
         path = re.search(r"/answers/[A-Za-z0-9_-]{32}", page.get_by_text(f"the link box {NOTICE}").last.inner_text())
         assert path, "the reply to Copy link does not give the link as text"
-        shared = _open_link(browser, url_b, f"{url_b}{path.group(0)}")
+        shared = open_link(browser, url_b, f"{url_b}{path.group(0)}", READER)
         assert shared, "the permalink of the answer whose cards could not be shown has no rule cards"
     log = (tmp_path / "worker-b.log").read_text()
     assert log.count("could not send element") >= 1  # logged with its traceback, not swallowed
