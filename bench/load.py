@@ -176,7 +176,8 @@ def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: arg
         "mode": "extractive", "startup_s": startup.get("seconds"),
         "requests": len(samples), "ok": len(ok), "errors": overall["errors"], "error_examples": overall["error_examples"],
         "throughput_rps": round(len(samples) / run_s, 2), "latency_s": overall["latency_s"],
-        "per_worker": [_requests([s for s in samples if s.worker == w]) for w in sorted({s.worker for s in samples})],
+        "per_worker": [_requests([s for s in samples if s.worker == w])
+                       for w in range(max((s.worker for s in samples), default=-1) + 1)],  # index = worker
         "restart": restart,
         "neo4j": {"expand_ms_p50": round(percentile(expand, 50), 1), "expand_ms_p95": round(percentile(expand, 95), 1),
                   "answers_with_graph_notice": graph_notices,
