@@ -46,10 +46,11 @@ demo: ingest-demo
 	@$(MAKE) --no-print-directory app
 
 # The chat on 127.0.0.1:8000; the first run creates the admin (password kept in data/app/admin-password).
+# core.serve gives the worker its own Chainlit files folder under data/app/workers/ (see README, several workers).
 app: install
 	@$(PY) -m core.accounts ensure
 	@echo "Citewalk chat: http://127.0.0.1:8000"
-	$(VENV)/bin/chainlit run app.py --host 127.0.0.1 --port 8000 --headless
+	$(PY) -m core.serve --host 127.0.0.1 --port 8000
 
 test: install
 	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \

@@ -5,6 +5,7 @@ import asyncio
 from functools import lru_cache
 
 import chainlit as cl
+from chainlit.logger import logger
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.server import app as fastapi_app
 from chainlit.types import ThreadDict
@@ -16,19 +17,24 @@ from core.chat import offline_page
 from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
+from core.chat.element_faults import add_notice, send_each
 from core.chat.corpora import ingested_corpora, ordered_corpora
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.starters import starters_for
+from core.chat.stored_views import stored_view
 from core.chat.warmup import warm_up
 from core.chat.storage import LocalStorageClient
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
+from core.serve import files_folder_warning
 from core.settings import get_settings
 from core.sharing import create_link
 from core.stores.neo4j_store import connect
 
 settings = get_settings()
+if warning := files_folder_warning(settings):
+    logger.warning(warning)
 ensure_auth_secret(settings.app_path)
 engine = make_engine(settings)
 offline_page.install()
@@ -140,13 +146,19 @@ async def on_message(message: cl.Message) -> None:
 
 @cl.action_callback(COPY_LINK_ACTION)
 async def copy_link(action: cl.Action) -> None:
-    view = _views().get(action.forId)
-    if view is None:
-        await cl.Message(content="This answer can no longer be shared (it was produced in an older session).").send()
-        return
     user = cl.user_session.get("user")
+    view = _views().get(action.forId)
+    if view is None:  # not asked in this session (worker restarted, or the socket reconnected to another worker)
+        found = await stored_view(engine, action.forId, user.identifier if user else None)
+        if found.view is None:
+            await cl.Message(content=f"This answer cannot be shared: {found.reason}.").send()
+            return
+        view = _views()[action.forId] = found.view
     token = await create_link(engine, user.identifier if user else ANONYMOUS, action.forId, view)
-    await cl.Message(
-        content="A read-only link to this answer; signed-in colleagues can open it, and you can revoke it from the page.",
-        elements=[cl.CustomElement(name="ShareLink", props={"path": f"/answers/{token}"}, display="inline")],
-    ).send()
+    message = cl.Message(content="A read-only link to this answer; signed-in colleagues can open it, "
+                                 "and you can revoke it from the page.")
+    await message.send()
+    box = cl.CustomElement(name="ShareLink", props={"path": f"/answers/{token}"}, display="inline")
+    message.elements, problems = await send_each(message.id, [box])
+    if problems:
+        await add_notice(message, problems, then=f"The link is `/answers/{token}` on this site.")

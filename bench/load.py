@@ -1,11 +1,15 @@
 """Concurrent users against the app's JSON API: throughput, latency percentiles, errors, memory, store behaviour.
 
     python -m bench.load --users 50 --minutes 2 [--corpus adgm] [--workers 1] [--url http://127.0.0.1:8000 ...]
+    python -m bench.load --workers 2 --restart-after 40 ...   # a rolling restart of worker 0 during the run
 
-Without --url it starts `--workers` app processes (`chainlit run app.py`) on loopback against the default
-stores (the demo's data dir, Neo4j and Chroma), each with its own port, and the users spread over them
-round-robin (standing in for a load balancer). Each user signs in once, then loops: ask, think, ask …
-until the time is up. Extractive mode only (no LLM endpoint is reachable here).
+Without --url it starts `--workers` app processes with the project's launcher (`python -m core.serve`, as
+`make app` does) on loopback against the default stores (the demo's data dir, Neo4j and Chroma), each with its
+own port, and the users spread over them round-robin with sticky sessions (standing in for a load balancer).
+Each user signs in once, then loops: ask, think, ask … until the time is up. With --restart-after, worker 0 is
+taken out of service (its users fail over to the next worker with the same session cookie), drained, stopped
+with SIGTERM, started again on its port and put back; figures are reported per worker and for the restart
+window. Extractive mode only (no LLM endpoint is reachable here).
 """
 from __future__ import annotations
 
@@ -23,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.api_client import ask, signed_in
+from bench.api_client import ask, same_session, signed_in
+from bench.fleet import Fleet, Restart
 from core.settings import REPO_ROOT, get_settings
 
 RESULTS = REPO_ROOT / "bench" / "results"
@@ -53,6 +58,7 @@ class Sample:
     started: float
     seconds: float
     status: int
+    worker: int = 0
     error: str | None = None
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
@@ -86,27 +92,36 @@ def _children(pid: int) -> list[int]:
     return found + [g for c in found for g in _children(c)]
 
 
-async def user_loop(index: int, url: str, password: str, corpus: str, method: str | None, deadline: float,
+async def user_loop(index: int, fleet: Fleet, password: str, corpus: str, method: str | None, deadline: float,
                     think_s: float, samples: list[Sample]) -> None:
     rng = random.Random(index)
     await asyncio.sleep(rng.uniform(0, think_s))  # users arrive spread out, not as one burst
-    client = await signed_in(url, LOAD_EMAIL, password)
+    home = index % len(fleet.urls)
+    first = fleet.pick(home)
+    clients = {first: await signed_in(fleet.urls[first], LOAD_EMAIL, password)}
     questions = QUESTIONS.get(corpus, QUESTIONS["adgm"])
     try:
         while time.monotonic() < deadline:
+            worker = fleet.pick(home)
+            if worker not in clients:  # failed over (or back): the same session, on another worker
+                clients[worker] = same_session(clients[first], fleet.urls[worker])
             started = time.monotonic()
+            fleet.in_flight[worker] += 1
             try:
-                response = await ask(client, rng.choice(questions), corpus, method)
+                response = await ask(clients[worker], rng.choice(questions), corpus, method)
                 body = response.json() if response.status_code == 200 else {}
-                sample = Sample(started, time.monotonic() - started, response.status_code,
+                sample = Sample(started, time.monotonic() - started, response.status_code, worker,
                                 body.get("error") or (None if response.status_code == 200 else response.text[:200]),
                                 body.get("notices", []), body.get("timings_ms", {}))
             except Exception as exc:  # noqa: BLE001 — every failure is a counted error, never a crash of the bench
-                sample = Sample(started, time.monotonic() - started, 0, f"{type(exc).__name__}: {exc}"[:200])
+                sample = Sample(started, time.monotonic() - started, 0, worker, f"{type(exc).__name__}: {exc}"[:200])
+            finally:
+                fleet.in_flight[worker] -= 1
             samples.append(sample)
             await asyncio.sleep(rng.uniform(0.5 * think_s, 1.5 * think_s))
     finally:
-        await client.aclose()
+        for client in clients.values():
+            await client.aclose()
 
 
 async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Event, out: list[dict]) -> None:
@@ -120,10 +135,35 @@ async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Ev
             pass
 
 
-def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: argparse.Namespace,
-              startup: dict) -> dict:
-    ok = [s for s in samples if s.status == 200 and s.error is None]
+def _ok(sample: Sample) -> bool:
+    return sample.status == 200 and sample.error is None
+
+
+def _requests(samples: list[Sample]) -> dict:
+    """Requests, errors and latency percentiles of one slice of the run."""
     latencies = [s.seconds for s in samples]
+    bad = [s for s in samples if not _ok(s)]
+    return {"requests": len(samples), "errors": len(bad),
+            "error_examples": sorted({s.error or str(s.status) for s in bad})[:5],
+            "latency_s": {f"p{q}": round(percentile(latencies, q), 3) for q in (50, 95, 99)}
+            | {"mean": round(statistics.fmean(latencies), 3) if latencies else 0.0,
+               "max": round(max(latencies, default=0), 3)}}
+
+
+def _restart_report(samples: list[Sample], restart: Restart, run_started: float) -> dict:
+    """What the other workers did while one was out of service, and what the restarted one did after."""
+    began, back = run_started + restart.began_s, run_started + restart.back_s
+    during = [s for s in samples if s.worker != restart.worker and s.started + s.seconds >= began and s.started <= back]
+    after = [s for s in samples if s.worker == restart.worker and s.started > back]
+    return restart.model_dump() | {"out_of_service_s": round(restart.back_s - restart.began_s, 1),
+                                   "other_workers_during": _requests(during),
+                                   "restarted_worker_after": _requests(after)}
+
+
+def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: argparse.Namespace,
+              startup: dict, restart: dict | None = None) -> dict:
+    ok = [s for s in samples if _ok(s)]
+    overall = _requests(samples)
     expand = [s.timings["expand"] for s in ok if "expand" in s.timings]
     search = [s.timings["search"] for s in ok if "search" in s.timings]
     app_mem = [m["app_mib"] for m in memory]
@@ -134,11 +174,11 @@ def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: arg
         "users": args.users, "minutes": args.minutes, "corpus": args.corpus, "method": args.method or "citewalk",
         "workers": len(startup.get("pids", [])) or None, "think_s_mean": args.think_s, "cpu_cores": os.cpu_count(),
         "mode": "extractive", "startup_s": startup.get("seconds"),
-        "requests": len(samples), "ok": len(ok), "errors": len(samples) - len(ok),
-        "error_examples": sorted({s.error or str(s.status) for s in samples if s not in ok})[:5],
-        "throughput_rps": round(len(samples) / run_s, 2),
-        "latency_s": {f"p{q}": round(percentile(latencies, q), 3) for q in (50, 95, 99)}
-        | {"mean": round(statistics.fmean(latencies), 3) if latencies else 0.0, "max": round(max(latencies, default=0), 3)},
+        "requests": len(samples), "ok": len(ok), "errors": overall["errors"], "error_examples": overall["error_examples"],
+        "throughput_rps": round(len(samples) / run_s, 2), "latency_s": overall["latency_s"],
+        "per_worker": [_requests([s for s in samples if s.worker == w])
+                       for w in range(max((s.worker for s in samples), default=-1) + 1)],  # index = worker
+        "restart": restart,
         "neo4j": {"expand_ms_p50": round(percentile(expand, 50), 1), "expand_ms_p95": round(percentile(expand, 95), 1),
                   "answers_with_graph_notice": graph_notices,
                   "rss_mib_peak": max((m["neo4j_mib"] or 0 for m in memory), default=None)},
@@ -164,21 +204,30 @@ def _app_env(password: str, app_dir: Path) -> dict[str, str]:
     return env
 
 
-async def drive(urls: list[str], password: str, args: argparse.Namespace, pids: list[int], startup: dict) -> dict:
+async def drive(fleet: Fleet, password: str, args: argparse.Namespace, startup: dict) -> dict:
     from core.services.neo4j_server import running_pid
 
     samples: list[Sample] = []
     memory: list[dict] = []
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_memory(pids, running_pid(get_settings()), stop, memory))
+    sampler = asyncio.create_task(sample_memory(fleet.pids, running_pid(get_settings()), stop, memory))
     started = time.monotonic()
     deadline = started + args.minutes * 60
-    await asyncio.gather(*(user_loop(i, urls[i % len(urls)], password, args.corpus, args.method, deadline,
-                                     args.think_s, samples) for i in range(args.users)))
+    restarting = None
+    if args.restart_after is not None:
+        restarting = asyncio.create_task(_restart_later(fleet, args.restart_after, started))
+    await asyncio.gather(*(user_loop(i, fleet, password, args.corpus, args.method, deadline, args.think_s, samples)
+                           for i in range(args.users)))
     run_s = time.monotonic() - started
+    restart = _restart_report(samples, await restarting, started) if restarting else None
     stop.set()
     await sampler
-    return summarise(samples, memory, run_s, args, startup)
+    return summarise(samples, memory, run_s, args, startup, restart)
+
+
+async def _restart_later(fleet: Fleet, after_s: float, run_started: float) -> Restart:
+    await asyncio.sleep(after_s)
+    return await fleet.restart(0, run_started)
 
 
 def _loopback(url: str) -> str:
@@ -198,33 +247,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="app processes to start (ignored with --url)")
     parser.add_argument("--url", action="append", default=[], help="a running app (repeatable); needs --password")
     parser.add_argument("--password", default=None, help=f"password of {LOAD_EMAIL} on a running app")
+    parser.add_argument("--restart-after", type=float, default=None, metavar="S",
+                        help="restart worker 0 this many seconds into the run (drain, SIGTERM, start); needs 2+ workers")
     parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
     args = parser.parse_args(argv)
     if args.users < 1 or args.users > 500 or args.minutes <= 0 or args.minutes > 30:
         parser.error("--users must be 1–500 and --minutes 0–30")
+    if args.restart_after is not None and (args.url or args.workers < 2 or args.restart_after >= args.minutes * 60):
+        parser.error("--restart-after needs --workers 2 or more (not --url) and a time inside the run")
     with ExitStack() as stack:
         if args.url:
-            urls, password, pids, startup = [_loopback(u) for u in args.url], args.password or "", [], {}
+            fleet, password, startup = Fleet.running([_loopback(u) for u in args.url]), args.password or "", {}
         else:
-            from tests.app_process import running_app
-
             password = secrets.token_urlsafe(16)
             app_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="citewalk-load-")))
-            env = _app_env(password, app_dir)
-            began, urls = time.monotonic(), []
+            fleet = Fleet(_app_env(password, app_dir), app_dir)
+            stack.callback(fleet.close)
+            began = time.monotonic()
             # One after the other: each start loads models on the same cores, and account creation must not race.
-            for n in range(args.workers):
-                urls.append(stack.enter_context(running_app(env, app_dir / f"worker-{n}.log", timeout_s=300)))
-            pids = [_pid_on_port(u) for u in urls]
-            startup = {"seconds": round(time.monotonic() - began, 1), "pids": pids}
-        result = asyncio.run(drive(urls, password, args, pids, startup))
+            for _ in range(args.workers):
+                fleet.start()
+            startup = {"seconds": round(time.monotonic() - began, 1), "pids": list(fleet.pids)}
+        result = asyncio.run(drive(fleet, password, args, startup))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(markdown_table(result))
     return 0 if result["errors"] == 0 else 1
 
 
-def _pid_on_port(url: str) -> int:
+def pid_on_port(url: str) -> int:
     """The app process listening on this URL's port (found via /proc, so no extra tools are needed)."""
     port = urlsplit(url).port
     inodes = set()
@@ -256,7 +307,19 @@ def markdown_table(r: dict) -> str:
         ("search p50 / p95", f"{r['retrieval']['search_ms_p50']} / {r['retrieval']['search_ms_p95']} ms"),
         ("graph / vector-store notices", f"{neo['answers_with_graph_notice']} / {r['retrieval']['answers_with_vector_store_notice']}"),
     ]
+    rows += [(f"worker {i}: requests (errors), p50 / p95", _slice(w)) for i, w in enumerate(r.get("per_worker", []))]
+    if restart := r.get("restart"):
+        rows += [
+            (f"restart of worker {restart['worker']}", f"out of service {restart['began_s']}–{restart['back_s']} s "
+                                                       f"({restart['out_of_service_s']} s), clean stop: {restart['stopped_cleanly']}"),
+            ("other workers while it was out", _slice(restart["other_workers_during"])),
+            ("restarted worker afterwards", _slice(restart["restarted_worker_after"])),
+        ]
     return "| measure | value |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
+
+
+def _slice(part: dict) -> str:
+    return f"{part['requests']} ({part['errors']}), {part['latency_s']['p50']} / {part['latency_s']['p95']} s"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Runs the real chat (`chainlit run app.py`) against the test stores, for browser tests."""
+"""Runs the real chat (`python -m core.serve`, the launcher `make app` uses) against the test stores, for browser tests."""
 from __future__ import annotations
 
 import json
@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from core.serve import remove_root, worker_root
 from core.settings import REPO_ROOT, Settings
 from tests.conftest import free_port
 
-CHAINLIT = Path(sys.executable).with_name("chainlit")
 
 
 def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -> dict[str, str]:
@@ -33,6 +33,11 @@ def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -
     return env
 
 
+def worker_folder(env: dict[str, str], port: int) -> Path:
+    """The app root `core.serve` gives a worker started with this environment on this port."""
+    return worker_root(Settings(**({"data_dir": env["CITEWALK_DATA_DIR"]} if env.get("CITEWALK_DATA_DIR") else {})), port)
+
+
 def _healthy(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
@@ -42,12 +47,12 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120) -> Iterator[str]:
-    port = free_port()
+def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120, port: int | None = None) -> Iterator[str]:
+    port = port or free_port()
     url = f"http://127.0.0.1:{port}"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [str(CHAINLIT), "run", "app.py", "--host", "127.0.0.1", "--port", str(port), "--headless"],
+            [sys.executable, "-m", "core.serve", "--host", "127.0.0.1", "--port", str(port)],
             cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         try:
@@ -64,3 +69,5 @@ def running_app(env: dict[str, str], log_path: Path, timeout_s: float = 120) -> 
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
+            remove_root(worker_folder(env, port))  # ports are random: no clutter in the data dir

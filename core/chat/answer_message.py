@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import chainlit as cl
 
+from core.chat.element_faults import add_notice, send_each
 from core.render.chain import chain_segments
 from core.render.graph_html import graph_html
 from core.render.graph_path import path_ids
@@ -48,8 +49,7 @@ async def show_answer(streamed: cl.Message | None, view: AnswerView) -> cl.Messa
     message.actions = [copy_link_action()]
     message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
     await (message.update() if streamed else message.send())
-    elements = answer_elements(view)
-    for element in elements:
-        await element.send(for_id=message.id)
-    message.elements = elements
+    message.elements, problems = await send_each(message.id, answer_elements(view))
+    if problems:
+        await add_notice(message, problems)
     return message

@@ -1,0 +1,51 @@
+"""An answer's snapshot read back from the app database, for "Copy link" when the chat session no longer holds it.
+
+A worker restart, or a websocket that reconnects to another worker, starts a fresh Chainlit session whose memory
+holds no views; the answer message itself was stored with its view in its metadata (`show_answer`), so that is
+where the link's snapshot comes from. When it cannot, the reason says which step failed.
+"""
+from __future__ import annotations
+
+import json
+
+import sqlalchemy as sa
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from core.app_db import metadata
+from core.chat.answer_message import VIEW_METADATA_KEY
+from core.render.view import AnswerView
+
+
+class ViewLookup(BaseModel):
+    view: AnswerView | None = None
+    reason: str | None = None
+
+
+def _short(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+async def stored_view(engine: AsyncEngine, message_id: str, author: str | None) -> ViewLookup:
+    """The view stored with `message_id`, if that message is in one of `author`'s chats (None: anonymous chats)."""
+    steps, threads = metadata.tables["steps"], metadata.tables["threads"]
+    owner = threads.c.userIdentifier == author if author is not None else threads.c.userIdentifier.is_(None)
+    query = (sa.select(steps.c.metadata).select_from(steps.join(threads, steps.c.threadId == threads.c.id))
+             .where(steps.c.id == message_id, owner))
+    try:
+        async with engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+    except Exception as exc:  # noqa: BLE001 — the user is told what failed instead of a silent refusal
+        return ViewLookup(reason=f"the app database could not be read ({_short(exc)}); try again once it is back")
+    if row is None:
+        return ViewLookup(reason="the app database holds no such answer in your chats: saving it failed "
+                                 "(see the server log) or its chat was deleted")
+    stored = json.loads(row.metadata) if isinstance(row.metadata, str) else (row.metadata or {})
+    if VIEW_METADATA_KEY not in stored:
+        return ViewLookup(reason="this message was stored without its answer snapshot (it is not an answer, or it "
+                                 "was made by a Citewalk version that did not keep one); ask the question again")
+    try:
+        return ViewLookup(view=AnswerView.model_validate(stored[VIEW_METADATA_KEY]))
+    except ValidationError as exc:
+        return ViewLookup(reason=f"its stored snapshot no longer matches this Citewalk version ({exc.error_count()} "
+                                 "fields differ); ask the question again")

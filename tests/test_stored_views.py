@@ -1,0 +1,60 @@
+"""Copy link without the session's memory: the answer's view is read back from the stored message, only from the
+asking user's own chats, and every way that can fail says why."""
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from core.app_db import create_schema, metadata
+from core.chat.answer_message import VIEW_METADATA_KEY
+from core.chat.stored_views import stored_view
+from tests.render_support import hostile_view
+
+OWNER = "owner@example.org"
+
+
+def _lookups(tmp_path: Path) -> dict:
+    view = hostile_view()
+
+    async def run() -> dict:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")
+        await create_schema(engine)
+        threads, steps = metadata.tables["threads"], metadata.tables["steps"]
+        async with engine.begin() as conn:
+            await conn.execute(threads.insert().values(id="t1", userIdentifier=OWNER))
+            # Chainlit's data layer writes metadata as a JSON string through raw SQL; mirrored here.
+            for step_id, meta in (("answer", {VIEW_METADATA_KEY: view.model_dump(mode="json")}), ("plain", {}),
+                                  ("stale", {VIEW_METADATA_KEY: {"question": 3}})):
+                await conn.execute(sa.text('INSERT INTO steps (id, name, type, "threadId", streaming, metadata) '
+                                           "VALUES (:id, 'a', 'assistant_message', 't1', 0, :meta)"),
+                                   {"id": step_id, "meta": json.dumps(meta)})
+        found = {
+            "own": await stored_view(engine, "answer", OWNER),
+            "other": await stored_view(engine, "answer", "someone@example.org"),
+            "anonymous": await stored_view(engine, "answer", None),
+            "missing": await stored_view(engine, "nope", OWNER),
+            "plain": await stored_view(engine, "plain", OWNER),
+            "stale": await stored_view(engine, "stale", OWNER),
+        }
+        await engine.dispose()
+        (tmp_path / "garbage.db").write_bytes(b"not a database" * 512)
+        broken = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'garbage.db'}")
+        found["down"] = await stored_view(broken, "answer", OWNER)
+        await broken.dispose()
+        return found
+
+    return asyncio.run(run())
+
+
+def test_view_comes_back_only_for_its_author_and_failures_say_why(tmp_path: Path) -> None:
+    found = _lookups(tmp_path)
+    assert found["own"].view == hostile_view() and found["own"].reason is None
+    for key in ("other", "anonymous", "missing"):
+        assert found[key].view is None and "no such answer in your chats" in found[key].reason
+    assert "without its answer snapshot" in found["plain"].reason
+    assert "no longer matches" in found["stale"].reason
+    assert "could not be read" in found["down"].reason and "DatabaseError" in found["down"].reason
