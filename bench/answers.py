@@ -4,6 +4,8 @@
         [--model extractive] [--method citewalk] [--out FILE.json] [--answers-out FILE.jsonl]
 
 Cited ids finer than the gold (a paragraph of a gold passage) are rolled up to the gold unit they sit in.
+Gold given as labels (a units file with `gold_labels`, read as bench.retrieval reads it) is matched at that
+level or below: a cited paragraph of "Law X Article 5" counts as that article.
 Every answer is also checked against its own evidence ledger: a cited id outside it is a hard failure.
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import retrieval
 from bench.report import print_and_save
 from core.answer.deps import open_stores
 from core.answer.graph import GraphReader
@@ -32,33 +35,29 @@ class Question:
     text: str
     gold: set[str]
     groups: dict[str, str] = field(default_factory=dict)  # breakdown keys, e.g. xrefrag's method / reference_type
-
-XREF_GROUPS = ("method", "reference_type")
-
-
-def load_questions(path: Path, fmt: str, limit: int | None) -> list[Question]:
-    out: list[Question] = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        if fmt == "xrefrag":
-            gold = {row["source_passage_id"], row["target_passage_id"]}
-        elif fmt == "obliqa":
-            gold = set(row["gold_passage_ids"])
-        else:
-            gold = set(row.get("gold_ids") or row.get("evidence_units") or [])
-        groups = {k: str(row[k]) for k in XREF_GROUPS if fmt == "xrefrag" and k in row}
-        out.append(Question(str(row.get("id", len(out))), row["question"], gold, groups))
-        if limit and len(out) >= limit:
-            break
-    return out
+    by_label: bool = False  # gold given as labels, matched at that level or below (bench.retrieval's rule)
 
 
-def rolled_up(cited: list[str], gold: set[str], graph: GraphReader | None) -> set[str]:
-    """A cited sub-unit of a gold unit counts as that gold unit."""
+def load_questions(path: Path, fmt: str | None, limit: int | None) -> list[Question]:
+    """The question files bench.retrieval reads (xrefrag, obliqa, units with unit ids or labels), read its way."""
+    rows, _, by_label = retrieval.load_questions(path, fmt, limit)
+    return [Question(q.id, q.question, set(q.gold), dict(q.groups), by_label) for q in rows]
+
+
+def gold_level(questions: list[Question], settings: Settings, corpus: str) -> dict[str, str]:
+    """unit id → gold label for every unit at or below a gold label; {} when the gold is given as unit ids."""
+    labels = {g for q in questions if q.by_label for g in q.gold}
+    return retrieval.label_members(settings, corpus, labels) if labels else {}
+
+
+def rolled_up(cited: list[str], gold: set[str], graph: GraphReader | None, members: dict[str, str] | None = None
+              ) -> set[str]:
+    """A cited sub-unit of a gold unit counts as that gold unit; with label gold, as the label it falls under."""
     out: set[str] = set()
     for unit_id in cited:
+        if members is not None:
+            out.add(members.get(unit_id, unit_id))
+            continue
         if unit_id in gold or graph is None:
             out.add(unit_id)
             continue
@@ -75,17 +74,29 @@ def prf(cited: set[str], gold: set[str]) -> tuple[float, float, float]:
 
 
 def verbatim_counts(envelope: AnswerEnvelope, graph: GraphReader | None) -> tuple[int, int]:
-    """Claims whose text is exactly their cited unit's text at the claim's span (or anywhere in it, without span)."""
+    """Claims whose text is exactly their unit's text at the claim's span (or anywhere in it, without span).
+
+    A claim quoting an item under its rule names the item's unit id; its span is in that unit's text.
+    """
     if graph is None:
         return 0, sum(len(r.claims) for r in envelope.answer.rules)
-    texts = {u: rec.text for u, rec in graph.fetch_units(r.unit_id for r in envelope.answer.rules).items()}
+    quoted = {c.unit_id or r.unit_id for r in envelope.answer.rules for c in r.claims}
+    texts = {u: rec.text for u, rec in graph.fetch_units(quoted).items()}
     good = total = 0
     for rule in envelope.answer.rules:
-        text = texts.get(rule.unit_id, "")
         for claim in rule.claims:
+            text = texts.get(claim.unit_id or rule.unit_id, "")
             total += 1
             good += (text[claim.span[0]:claim.span[1]] == claim.text) if claim.span else (claim.text in text)
     return good, total
+
+
+def outside_ledger(envelope: AnswerEnvelope) -> list[str]:
+    """Cited ids (rules and the items their claims quote) that the run's evidence ledger does not hold."""
+    held = set(envelope.evidence_ids)
+    cited = [r.unit_id for r in envelope.answer.rules] + \
+        [c.unit_id for r in envelope.answer.rules for c in r.claims if c.unit_id]
+    return [u for u in cited if u not in held]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -99,6 +110,7 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
         answers_out: Path | None) -> dict:
     stores = open_stores(settings, corpus, method)
     graph = stores.graph
+    members = gold_level(questions, settings, corpus) if any(q.by_label for q in questions) else None
     answer_question(WARMUP_QUESTION, corpus, settings, method=method, model=model, stores=stores)  # load models once
     rows: list[dict] = []
     sink = answers_out.open("w") if answers_out else None
@@ -108,12 +120,14 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
             envelope = answer_question(q.text, corpus, settings, method=method, model=model, stores=stores)
             latency = (time.perf_counter() - started) * 1000
             cited = [r.unit_id for r in envelope.answer.rules]
-            p, r, f = prf(rolled_up(cited, q.gold, graph), q.gold)
+            p, r, f = prf(rolled_up(cited, q.gold, graph, members), q.gold)
             good, total = verbatim_counts(envelope, graph)
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
-                         "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "mode": envelope.mode,
-                         "outside_ledger": sum(1 for c in cited if c not in envelope.evidence_ids),
-                         "gold": len(q.gold), "gold_in_evidence": len(q.gold & set(envelope.evidence_ids)),
+                         "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "steps_ms": envelope.timings_ms, "mode": envelope.mode,
+                         "outside_ledger": len(outside_ledger(envelope)),
+                         "gold": len(q.gold), "gold_in_evidence": len(q.gold & (
+                             {members.get(u, u) for u in envelope.evidence_ids} if members is not None
+                             else set(envelope.evidence_ids))),
                          "notices": envelope.notices, "groups": q.groups})
             if sink:
                 sink.write(json.dumps({"id": q.id, "answer": envelope.answer.model_dump(mode="json")}) + "\n")
@@ -155,7 +169,8 @@ def summarise(rows: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.answers", description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, required=True)
-    parser.add_argument("--format", choices=("xrefrag", "obliqa", "units"), default="xrefrag")
+    parser.add_argument("--format", choices=("xrefrag", "obliqa", "units"), default=None,
+                        help="default: detected from the first row, as bench.retrieval does")
     parser.add_argument("--corpus", default="adgm")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--method", default=DEFAULT_METHOD)
@@ -164,8 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answers-out", type=Path, default=None)
     args = parser.parse_args(argv)
     settings = get_settings()
+    if not args.questions.exists():
+        parser.error(f"no such file: {args.questions}")
     questions = load_questions(args.questions, args.format, args.limit)
-    result = {"questions_file": args.questions.name, "format": args.format, "corpus": args.corpus,
+    fmt = args.format or retrieval.load_questions(args.questions, None, 1)[1]
+    result = {"questions_file": args.questions.name, "format": fmt, "gold_by_label": any(q.by_label for q in questions), "corpus": args.corpus,
               "method": args.method, "model": args.model} | run(questions, args.corpus, settings, args.method,
                                                                 args.model, args.answers_out)
     overall = {k: v for k, v in result.items() if k != "per_question"}

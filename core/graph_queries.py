@@ -161,6 +161,24 @@ def ancestors(driver: Driver, database: str, unit_id: str) -> list[UnitRecord]:
     return [_record(r) for r in records]
 
 
+def children(driver: Driver, database: str, unit_ids: list[str], limit_per_unit: int = 40) -> dict[str, list[UnitRecord]]:
+    """Direct sub-units (CONTAINS) of each unit, in document order: the items under a lead-in."""
+    if not unit_ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "UNWIND $ids AS pid MATCH (p:Unit {id: pid}) "
+        "CALL (p) { MATCH (p)-[:CONTAINS]->(u:Unit) WHERE u.pending IS NULL "
+        "RETURN u ORDER BY u.order LIMIT $limit } "
+        "RETURN pid AS parent, " + UNIT_FIELDS,
+        ids=list(dict.fromkeys(unit_ids)), limit=limit_per_unit, database_=database, routing_=RoutingControl.READ,
+    )
+    out: dict[str, list[UnitRecord]] = {}
+    for r in records:
+        row = {k: r[k] for k in r.keys() if k != "parent"}
+        out.setdefault(r["parent"], []).append(_record(row))
+    return out
+
+
 def current_version(driver: Driver, database: str, unit_id: str) -> list[PathEdge]:
     """The amendment chain that supersedes a unit, oldest first (empty when it is current)."""
     records, _, _ = driver.execute_query(

@@ -1,4 +1,4 @@
-"""Pair choice of the extractive answerer, without stores: rank and word overlap decide."""
+"""What the extractive answerer cites, without stores: rank and word overlap decide."""
 from __future__ import annotations
 
 from core.answer.deps import Evidence, EvidenceLedger
@@ -18,13 +18,23 @@ def _ledger(units: list[tuple[str, str, int | None]], edges: list[tuple[str, str
     return ledger
 
 
-def test_pair_covering_both_clauses_beats_a_near_duplicate_pair():
+def test_a_hit_that_answers_the_question_is_cited_alone_not_with_what_it_cites():
     ledger = _ledger(
-        [("A", "A firm must notify the Regulator of any breach within five days.", 1),
-         ("B", "A firm must notify the Regulator of any breach promptly.", 2),
-         ("C", "The notice must be in writing and state the remedial steps taken.", 3),
-         ("D", "Unrelated text about fees.", 4)],
-        [("A", "B", "REFERENCES"), ("A", "C", "REFERENCES"), ("A", "D", "DEFINES")],
+        [("A", "A firm must notify the Regulator of any breach of its systems within five days.", 1),
+         ("B", "Fees are payable annually.", None)],
+        [("A", "B", "REFERENCES")],
+    )
+    q = "Within how many days must a firm notify the Regulator of a breach of its systems?"
+    selection = choose_units(ledger, Scorer.for_question(q, ledger))
+    assert [c.evidence.unit.id for c in selection.choices] == ["A"] and selection.edge is None
+
+
+def test_the_cited_provision_joins_when_it_answers_the_other_half_of_the_question():
+    ledger = _ledger(
+        [("A", "A firm must notify the Regulator of any breach, as set out in Rule 9.1.", 1),
+         ("B", "A firm must keep records for six years.", 2),
+         ("C", "The written notice must state the remedial steps taken and the date of discovery.", None)],
+        [("A", "C", "REFERENCES")],
     )
     q = "When must a firm notify the Regulator of a breach, and what must the written notice state?"
     selection = choose_units(ledger, Scorer.for_question(q, ledger))
@@ -32,11 +42,35 @@ def test_pair_covering_both_clauses_beats_a_near_duplicate_pair():
     assert selection.edge is not None and selection.edge.type == "REFERENCES"
 
 
-def test_no_written_citation_gives_the_top_seed_alone():
-    ledger = _ledger([("A", "Text one about records.", 1), ("B", "Text two about records.", 2)],
-                     [("A", "B", "DEFINES")])
-    selection = choose_units(ledger, Scorer.for_question("What records?", ledger))
-    assert [c.evidence.unit.id for c in selection.choices] == ["A"] and selection.edge is None
+def test_a_near_duplicate_second_hit_adds_nothing_and_is_not_cited():
+    ledger = _ledger(
+        [("A", "A firm must notify the Regulator of any breach promptly.", 1),
+         ("B", "A firm must notify the Regulator of any breach promptly and in full.", 2)],
+        [],
+    )
+    selection = choose_units(ledger, Scorer.for_question("Must a firm notify the Regulator of a breach?", ledger))
+    assert [c.evidence.unit.id for c in selection.choices] == ["A"]
+
+
+def test_nothing_retrieved_gives_an_empty_selection():
+    assert choose_units(EvidenceLedger(), Scorer({}, "q")).choices == []
+
+
+def test_weights_decide_between_one_and_two_units():
+    from core.answer.selection import SET_WEIGHTS
+
+    ledger = _ledger([("A", "Records must be kept.", 1), ("B", "Records must be kept in writing.", 2)], [])
+    scorer = Scorer.for_question("Records kept?", ledger)
+    cheap_second = dict(SET_WEIGHTS, second=10.0)
+    assert len(choose_units(ledger, scorer, weights=cheap_second).choices) == 2
+    assert len(choose_units(ledger, scorer).choices) == 1
+
+
+def test_terms_keep_vietnamese_words_whole_and_drop_question_words():
+    from core.answer.terms import terms_of
+
+    assert terms_of("Người xem dưới 16 tuổi") == ["người", "xem", "dưới", "16", "tuổi"]
+    assert "what" not in terms_of("What must a firm notify?") and "notifi" in terms_of("What must a firm notify?")
 
 
 def test_clauses_split_two_part_questions_only():
@@ -57,20 +91,13 @@ def test_phrase_coverage_counts_adjacent_word_pairs_of_either_end():
     assert phrase_coverage(set(), buffer, plan) == 0.0
 
 
-def test_one_candidate_per_unordered_written_pair():
-    from core.answer.selection import candidate_pairs
+def test_one_linked_pair_per_unordered_written_citation():
+    from core.answer.selection import linked_pairs
 
     ledger = _ledger([("A", "a", 1), ("B", "b", 2)],
                      [("A", "B", "REFERENCES"), ("B", "A", "REFERENCES"), ("A", "B", "DEFINES"), ("A", "Z", "REFERENCES")])
-    pairs = candidate_pairs(ledger)
+    pairs = linked_pairs(ledger)
     assert len(pairs) == 1 and {pairs[0].source, pairs[0].target} == {"A", "B"}  # Z is not in the ledger
-
-
-def test_equal_scores_go_to_the_pair_of_better_ranked_seeds():
-    ledger = _ledger([("A", "Text one.", 1), ("B", "Text two.", 2), ("C", "Text three.", 3)],
-                     [("A", "C", "REFERENCES"), ("A", "B", "REFERENCES")])
-    selection = choose_units(ledger, Scorer.for_question("Nothing in common?", ledger))
-    assert {c.evidence.unit.id for c in selection.choices} == {"A", "B"}
 
 
 def test_clause_split_assigns_one_clause_to_each_end():

@@ -37,3 +37,22 @@ def test_gold_in_evidence_share_counts_each_question_gold():
     rows[1]["gold_in_evidence"] = 1
     assert summarise(rows)["gold_in_evidence_share"] == 0.5  # (1 + 1) of (1 + 3)
     assert summarise(rows)["no_gold_cited"] == 1 and breakdowns(rows) == {}
+
+
+def test_label_gold_is_scored_at_its_level_on_the_real_store(tmp_path, test_settings, hipaa_corpus):
+    """A units file with gold_labels (bench.retrieval's format): a cited paragraph counts for its section label."""
+    from bench.answers import gold_level, prf, rolled_up, run
+
+    path = tmp_path / "units.jsonl"
+    path.write_text(json.dumps({"id": "u1", "question": "What must a valid authorization contain?",
+                                "gold_labels": ["45 CFR 164.508"]}) + "\n")
+    questions = load_questions(path, None, None)
+    assert questions[0].by_label and questions[0].gold == {"45 CFR 164.508"}
+    members = gold_level(questions, test_settings, hipaa_corpus)
+    assert members["hipaa/164.508/c/1"] == "45 CFR 164.508"
+    cited = rolled_up(["hipaa/164.508/c/1", "hipaa/164.508/c/2"], questions[0].gold, None, members)
+    assert prf(cited, questions[0].gold)[:2] == (1.0, 1.0)
+    assert prf(rolled_up(["hipaa/164.502/a"], questions[0].gold, None, members), questions[0].gold)[0] == 0.0
+    result = run(questions, hipaa_corpus, test_settings, "citewalk", "extractive", None)
+    assert result["citation_recall"] == 1.0 and result["claims_verbatim_share"] == 1.0
+    assert result["cited_outside_ledger"] == 0

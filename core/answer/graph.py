@@ -21,6 +21,8 @@ class GraphReader(Protocol):
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]: ...
 
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
+
     def current_version(self, unit_id: str) -> list[PathEdge]: ...
 
     def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]: ...
@@ -48,6 +50,9 @@ class Neo4jGraph:
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]:
         return gq.ancestors(self.driver, self.database, unit_id)
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return gq.children(self.driver, self.database, unit_ids)
 
     def current_version(self, unit_id: str) -> list[PathEdge]:
         return gq.current_version(self.driver, self.database, unit_id)

@@ -10,6 +10,8 @@ class Claim(BaseModel):
     text: str = Field(min_length=1)
     paragraph: str | None = Field(default=None, description="paragraph mark inside the rule, e.g. '(a)(2)'")
     span: tuple[int, int] | None = Field(default=None, description="character span in the unit text (extractive claims)")
+    unit_id: str | None = Field(default=None, description="the sub-unit quoted (an item under a lead-in); "
+                                                          "None: the rule's own unit. The span is in this unit's text")
 
 
 class RuleClaims(BaseModel):

@@ -1,25 +1,27 @@
-"""Precision-first choice of what an extractive answer cites: few units, and their sentences that match the question."""
+"""Precision-first choice of what an extractive answer cites: the one or two provisions that answer the question.
+
+Every candidate answer is a small set of units from the evidence ledger: one search hit alone, two search
+hits, or a hit and a provision it cites or is cited by. Each candidate is scored by one linear model over
+scale-free features of the set (how much of the question its texts cover, how close it is in meaning, how
+well its *weakest* member is ranked and matched), and the best-scoring set is cited. A second provision is
+therefore cited only when it adds enough of what the question asks to outweigh its cost in precision: a
+citation pair is one signal among these, never a reason on its own.
+"""
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 
 import numpy as np
 
 from core.answer.deps import Evidence, EvidenceLedger
-from core.answer.signals import Signals
-from core.answer.models import Claim
-from core.lexical import tokenize
+from core.answer.signals import Signals, clauses
+from core.answer.terms import terms_of
 from core.retrieval.base import PathEdge
-
-# A sentence ends at . ; or : followed by space and an upper-case letter, an opening bracket or a digit, or at a line break.
-_SENTENCE = re.compile(r"[^\n]+?(?:[.;:](?=\s+[A-Z(0-9\"“])|[.;:]?(?=\n)|$)", re.S)
-_MARK = re.compile(r"^\s*(\((?:[a-z]{1,4}|[0-9]{1,3}|[ivx]{1,6})\))")
-MIN_SENTENCE_CHARS = 25
 
 
 @dataclass
@@ -27,11 +29,11 @@ class Scorer:
     """Question-term overlap weighted by how rare each term is among the run's evidence (BM25-style idf)."""
 
     weights: dict[str, float]
-    question: str = ""  # kept for the pair features, which read its phrases
+    question: str = ""
 
     @classmethod
     def for_question(cls, question: str, ledger: EvidenceLedger) -> Scorer:
-        terms = set(tokenize(question))
+        terms = set(terms_of(question))
         docs = [set(unit_tokens(e)) for e in ledger.units.values()]
         n = max(1, len(docs))
         df = Counter(t for doc in docs for t in doc if t in terms)
@@ -39,7 +41,7 @@ class Scorer:
 
     def score(self, text: str) -> float:
         """Share of the question's weight the text covers (0–1)."""
-        return self.score_terms(set(tokenize(text)))
+        return self.score_terms(set(terms_of(text)))
 
     def score_terms(self, present: set[str]) -> float:
         total = sum(self.weights.values())
@@ -58,56 +60,62 @@ class Choice:
 class Selection:
     choices: list[Choice]
     edge: PathEdge | None = None
+    score: float = 0.0
+    runner_up: float | None = None  # best score of a different candidate: a small margin means "unsure"
+    caveats: list[str] = field(default_factory=list)
 
 
-# Written citations only: defined-term uses (DEFINES) and containment join far too many units to pick a pair by.
+# Written citations only: defined-term uses (DEFINES) and containment join far too many units.
 PAIR_EDGE_TYPES = frozenset({"REFERENCES", "DELEGATES_TO", "SPECIFIES", "AMENDS", "REPLACES"})
+# Search hits that may form a candidate on their own or with another hit (the rest only through a citation).
+SEED_POOL = 5
 
-# Conditional-logit weights of a pair (u cites v) being exactly the two passages a cross-reference question
-# needs; the candidate with the highest weighted sum is cited. Features (all scale-free, none uses search rank,
-# so a change in retrieval ranking does not shift them):
-#   phrase  = share of the question's adjacent content-word pairs (stemmed bigrams) found adjacent in u or v:
-#             generated questions reuse the passages' phrases ("Capital Conservation Buffer"), which single
-#             words shared by many neighbouring rules do not pin down;
-#   split   = best match (cosine) of the question's two clauses to the two ends, one clause each (the cosine
-#             of the question to the pair's mean vector when the question has one clause);
-#   s_lex   = BM25 of the citing unit / best BM25 in the corpus (the question is mostly written from it);
-#   max_lex = BM25 of the better end / best BM25 in the corpus.
-# Fitted with `python -m bench.pair_fit --questions ../shared/bench/xrefrag_fsra_dev.jsonl` (softmax over each
-# question's candidates, L2 1.0 on standardised features, Newton steps) on all 390 ADGM XRefRAG dev
-# questions. Fitted on the first 200 and checked on the other 190: P=R 0.763; the other way round: 0.783 (the
-# 16-feature rank-and-overlap scorer this replaced: 0.70 on the dev set). Rank features (1/search rank)
-# were tried and lowered the held-out score.
-PAIR_WEIGHTS = {"phrase": 17.01, "split": 18.93, "s_lex": 1.39, "max_lex": 5.53}
+# Weights of the candidate-set score. Features, all in 0–1 and none specific to one corpus:
+#   cover    = idf-weighted share of the question's terms found in the set's texts;
+#   phrase   = share of the question's adjacent content-word pairs found adjacent in one of the texts;
+#   dense    = cosine of the question to the set (a pair: one question clause to each end, best assignment,
+#              or the mean vector for a one-clause question);
+#   lex_max / lex_min = BM25 of the best / weakest member over the best BM25 in the corpus;
+#   lex_citing = BM25 of the citing end of a linked pair (a question is mostly written from the citing rule);
+#   rank_max / rank_min = 1 / search rank of the best / weakest member (0 when not found by search);
+#   gain     = what the weakest member adds: cover of the set minus cover of the other member alone;
+#   second   = 1 for a two-unit set (its cost); linked = 1 when the two are joined by a written citation;
+#   second_2q / linked_2q = the same, for a question that asks two things (signals.clauses): such a question
+#              usually needs two provisions, often one citing the other.
+# Fitted with `python -m bench.select_fit` on all dev sets together (each set weighted equally), see
+# bench/results/ANSWERS.md.
+SET_WEIGHTS = {"cover": 1.418, "phrase": 2.459, "dense": 0.487, "lex_max": 0.964, "lex_min": 1.239, "lex_citing": 0.607,
+               "rank_max": 0.225, "rank_min": 1.961, "gain": 6.409, "second": -0.970, "linked": 1.116,
+               "second_2q": 0.387, "linked_2q": 0.932}
+FEATURES = tuple(SET_WEIGHTS)
+# Below this margin over the runner-up the choice is reported as unsure in the caveats.
+UNSURE_MARGIN = 0.25
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _text_tokens(label: str, title: str, text: str) -> tuple[str, ...]:
-    return tuple(tokenize(f"{label} {title} {text}"))
+    return tuple(terms_of(f"{label} {title} {text}"))
 
 
 def unit_tokens(evidence: Evidence) -> tuple[str, ...]:
-    """A unit's tokens, stemmed once: the idf scorer, the word sets and the bigrams of every answer read them."""
+    """A unit's terms, computed once: the idf scorer, the word sets and the bigrams of every answer read them."""
     unit = evidence.unit
     return _text_tokens(unit.label, unit.title, unit.text)
 
 
-def _terms(evidence: Evidence) -> set[str]:
-    return set(unit_tokens(evidence))
-
-
 def bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
-    """Adjacent pairs of content words (tokenize drops stop words, so "notify the Regulator" → (notifi, regul))."""
+    """Adjacent pairs of content words (stop words are dropped, so "notify the Regulator" → (notifi, regul))."""
     return set(zip(tokens, tokens[1:]))
 
 
-def _bigrams(evidence: Evidence) -> set[tuple[str, str]]:
-    return bigrams(unit_tokens(evidence))
-
-
-def phrase_coverage(question: set[tuple[str, str]], source: set[tuple[str, str]], target: set[tuple[str, str]]) -> float:
-    """Share of the question's bigrams that the pair's texts contain between them (0–1)."""
-    return len(question & (source | target)) / len(question) if question else 0.0
+def phrase_coverage(question: set[tuple[str, str]], *texts: set[tuple[str, str]]) -> float:
+    """Share of the question's bigrams that the texts contain between them (0–1)."""
+    if not question:
+        return 0.0
+    found: set[tuple[str, str]] = set()
+    for grams in texts:
+        found |= question & grams
+    return len(found) / len(question)
 
 
 def clause_split(signals: Signals, source: str, target: str) -> float:
@@ -123,22 +131,75 @@ def clause_split(signals: Signals, source: str, target: str) -> float:
     return max(float(a[i] + b[j]) for i in range(len(a)) for j in range(len(b)) if i != j) / 2
 
 
-def pair_features(edge: PathEdge, question: set[tuple[str, str]], grams: dict[str, set[tuple[str, str]]],
-                  signals: Signals | None) -> dict[str, float]:
-    s, t = edge.source, edge.target
-    lex = (signals.lexical_of(s), signals.lexical_of(t)) if signals else (0.0, 0.0)
-    return {
-        "phrase": phrase_coverage(question, grams[s], grams[t]),
-        "split": clause_split(signals, s, t) if signals else 0.0,
-        "s_lex": lex[0], "max_lex": max(lex),
-    }
+@dataclass
+class Candidate:
+    units: tuple[str, ...]
+    features: dict[str, float]
+    edge: PathEdge | None = None
 
 
-def pair_score(features: dict[str, float]) -> float:
-    return sum(w * features[k] for k, w in PAIR_WEIGHTS.items())
+@dataclass
+class _Context:
+    ledger: EvidenceLedger
+    scorer: Scorer
+    signals: Signals | None
+    question_grams: set[tuple[str, str]]
+    rank: dict[str, int]
+    two_part: bool = False
+    _words: dict[str, set[str]] = field(default_factory=dict)
+    _grams: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+
+    def words(self, u: str) -> set[str]:
+        if u not in self._words:
+            self._words[u] = set(unit_tokens(self.ledger.units[u]))
+        return self._words[u]
+
+    def grams(self, u: str) -> set[tuple[str, str]]:
+        if u not in self._grams:
+            self._grams[u] = bigrams(unit_tokens(self.ledger.units[u]))
+        return self._grams[u]
+
+    def cover(self, *units: str) -> float:
+        present: set[str] = set()
+        for u in units:
+            present |= self.words(u)
+        return self.scorer.score_terms(present)
+
+    def lexical(self, u: str) -> float:
+        return self.signals.lexical_of(u) if self.signals else 0.0
+
+    def inverse_rank(self, u: str) -> float:
+        r = self.rank.get(u)
+        return 1.0 / r if r else 0.0
+
+    def dense(self, units: tuple[str, ...]) -> float:
+        if self.signals is None:
+            return 0.0
+        if len(units) == 2:
+            return clause_split(self.signals, *units)
+        vector = self.signals.vector_of(units[0])  # the unit's own vector, as clause_split reads it
+        return float(self.signals.question_vector @ vector) if vector is not None else 0.0
+
+    def features(self, units: tuple[str, ...], edge: PathEdge | None) -> dict[str, float]:
+        lex = [self.lexical(u) for u in units]
+        ranks = [self.inverse_rank(u) for u in units]
+        cover = self.cover(*units)
+        gain = cover - max(self.cover(u) for u in units) if len(units) > 1 else 0.0
+        return {
+            "cover": cover, "phrase": phrase_coverage(self.question_grams, *(self.grams(u) for u in units)),
+            "dense": self.dense(units), "lex_max": max(lex), "lex_min": min(lex),
+            "lex_citing": self.lexical(edge.source) if edge is not None else max(lex),
+            "rank_max": max(ranks), "rank_min": min(ranks), "gain": gain,
+            "second": float(len(units) > 1), "linked": float(edge is not None),
+            "second_2q": float(len(units) > 1 and self.two_part), "linked_2q": float(edge is not None and self.two_part),
+        }
 
 
-def candidate_pairs(ledger: EvidenceLedger) -> list[PathEdge]:
+def _seed_ranks(ledger: EvidenceLedger) -> dict[str, int]:
+    return {e.unit.id: i for i, e in enumerate(ledger.seeds(), start=1)}
+
+
+def linked_pairs(ledger: EvidenceLedger) -> list[PathEdge]:
     """Written-citation edges joining two distinct units of the ledger, one per unordered pair."""
     seen: set[frozenset[str]] = set()
     out: list[PathEdge] = []
@@ -151,74 +212,42 @@ def candidate_pairs(ledger: EvidenceLedger) -> list[PathEdge]:
     return out
 
 
-def scored_pairs(ledger: EvidenceLedger, question: str, signals: Signals | None) -> list[tuple[PathEdge, dict[str, float]]]:
-    """Every candidate pair with its features (bench.pair_fit fits PAIR_WEIGHTS on exactly these)."""
-    wanted = bigrams(tokenize(question))
-    grams: dict[str, set[tuple[str, str]]] = {}
-    out = []
-    for edge in candidate_pairs(ledger):
-        for u in (edge.source, edge.target):
-            if u not in grams:
-                grams[u] = _bigrams(ledger.units[u])
-        out.append((edge, pair_features(edge, wanted, grams, signals)))
+def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:
+    """Every candidate set with its features (bench.select_fit fits SET_WEIGHTS on exactly these)."""
+    rank = _seed_ranks(ledger)
+    ctx = _Context(ledger, scorer, signals, bigrams(terms_of(scorer.question)), rank,
+                   two_part=len(clauses(scorer.question)) >= 2)
+    pool = [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
+    out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
+    linked: dict[frozenset[str], PathEdge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
+    for a, b in combinations(pool, 2):
+        key = frozenset((a, b))
+        out.append(Candidate((a, b), ctx.features((a, b), linked.get(key)), linked.get(key)))
+    for key, edge in linked.items():
+        if key <= set(pool):
+            continue
+        units = (edge.source, edge.target)
+        out.append(Candidate(units, ctx.features(units, edge), edge))
     return out
 
 
-def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None) -> Selection:
-    """The best pair of units joined by a written citation, or the top seed alone when no pair exists.
+def set_score(features: dict[str, float], weights: dict[str, float] | None = None) -> float:
+    return sum(w * features[k] for k, w in (weights or SET_WEIGHTS).items())
 
-    Cross-reference questions need both ends of a citation. Every written-citation edge between two
-    retrieved units is a candidate, scored by the fitted weights above. Ties (common only without corpus
-    signals, when phrase coverage alone is left) go to the pair covering more of the question's words,
-    then to the pair whose worse end is the better-ranked seed.
-    """
-    seeds = ledger.seeds()
-    if not seeds:
+
+def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None,
+                 weights: dict[str, float] | None = None) -> Selection:
+    """The best-scoring candidate set; ties go to the smaller set, then to better-ranked search hits."""
+    found = candidates(ledger, scorer, signals)
+    if not found:
         return Selection([])
-    rank = {s.unit.id: i for i, s in enumerate(seeds)}
-    terms: dict[str, set[str]] = {}
-
-    def words(u: str) -> set[str]:
-        if u not in terms:
-            terms[u] = _terms(ledger.units[u])
-        return terms[u]
-
-    best: tuple[tuple[float, float, int], PathEdge] | None = None
-    for edge, features in scored_pairs(ledger, scorer.question, signals):
-        s, t = edge.source, edge.target
-        key = (pair_score(features), scorer.score_terms(words(s) | words(t)),
-               -max(rank.get(s, len(seeds)), rank.get(t, len(seeds))))
-        if best is None or key > best[0]:
-            best = (key, edge)
-    if best is None:
-        return Selection([Choice(seeds[0], scorer.score_terms(words(seeds[0].unit.id)))])
-    edge = best[1]
-    return Selection([Choice(ledger.units[u], scorer.score_terms(words(u))) for u in (edge.source, edge.target)], edge)
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for match in _SENTENCE.finditer(text):
-        start, end = match.start(), match.end()
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if end > start:
-            spans.append((start, end))
-    return spans
-
-
-def choose_claims(text: str, scorer: Scorer, *, limit: int = 2) -> list[Claim]:
-    """Verbatim sentences of the unit, best match first; the first sentence when none matches."""
-    spans = [s for s in sentence_spans(text) if s[1] - s[0] >= MIN_SENTENCE_CHARS] or sentence_spans(text)
-    if not spans:
-        return []
-    ranked = sorted(spans, key=lambda s: (-scorer.score(text[s[0]:s[1]]), s[0]))
-    picked = [s for s in ranked[:limit] if scorer.score(text[s[0]:s[1]]) > 0] or ranked[:1]
-    claims: list[Claim] = []
-    for start, end in sorted(picked):
-        sentence = text[start:end]
-        mark = _MARK.match(sentence)
-        claims.append(Claim(text=sentence, span=(start, end), paragraph=mark.group(1) if mark else None))
-    return claims
+    rank = _seed_ranks(ledger)
+    scored = sorted(
+        ((set_score(c.features, weights), c) for c in found),
+        key=lambda sc: (-round(sc[0], 9), len(sc[1].units), sum(rank.get(u, 99) for u in sc[1].units)),
+    )
+    best_score, best = scored[0]
+    runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
+    ctx_cover = {u: scorer.score_terms(set(unit_tokens(ledger.units[u]))) for u in best.units}
+    choices = [Choice(ledger.units[u], ctx_cover[u]) for u in best.units]
+    return Selection(choices, best.edge, best_score, runner_up)

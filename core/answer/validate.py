@@ -63,16 +63,19 @@ def _bad_edges(edges: list[ChainEdge], deps: AnswerDeps) -> list[ChainEdge]:
 
 def check(answer: AttributedAnswer, deps: AnswerDeps) -> Problems:
     return Problems(
-        unknown_ids=[r.unit_id for r in answer.rules if r.unit_id not in deps.ledger],
+        unknown_ids=list(dict.fromkeys(
+            [r.unit_id for r in answer.rules if r.unit_id not in deps.ledger]
+            + [c.unit_id for r in answer.rules for c in r.claims if c.unit_id and c.unit_id not in deps.ledger])),
         bad_edges=_bad_edges(answer.chain, deps),
-        empty_rules=[r.unit_id for r in answer.rules if not any(c.text.strip() for c in r.claims)],
+        empty_rules=[r.unit_id for r in answer.rules
+                     if not any(c.text.strip() and (c.unit_id is None or c.unit_id in deps.ledger) for c in r.claims)],
     )
 
 
 def _canonical(rule: RuleClaims, deps: AnswerDeps) -> RuleClaims:
     """Labels come from the store, not the model: a model may cite the right id under a wrong label."""
     unit = deps.ledger.units[rule.unit_id].unit
-    claims = [c for c in rule.claims if c.text.strip()]
+    claims = [c for c in rule.claims if c.text.strip() and (c.unit_id is None or c.unit_id in deps.ledger)]
     return rule.model_copy(update={"label": unit.label or rule.label or unit.id, "claims": claims})
 
 

@@ -93,6 +93,14 @@ class FakeGraph:
         doc = UNITS.get(UNITS[unit_id].document_id) if unit_id in UNITS else None
         return [doc] if doc else []
 
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        self._check()
+        out: dict[str, list[UnitRecord]] = {}
+        for unit in UNITS.values():
+            if unit.parent_id in unit_ids:
+                out.setdefault(unit.parent_id, []).append(unit)
+        return out
+
     def current_version(self, unit_id: str) -> list[PathEdge]:
         self._check()
         return []

@@ -1,0 +1,30 @@
+"""The items under cited units (their CONTAINS children), read from the graph and recorded in the ledger.
+
+A rule quoted without its items ("A contract … must:") does not answer anything; its items are part of it.
+"""
+from __future__ import annotations
+
+from core.answer.deps import AnswerDeps, Evidence
+from core.answer.quotes import is_lead_in
+from core.answer.tools import GRAPH_DOWN
+from core.graph_queries import UnitRecord
+
+
+def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+    """parent id → its items in order, two levels deep below lead-in items; {} without a graph."""
+    if deps.graph is None or not unit_ids:
+        return {}
+    with deps.step("read", f"reading the items of {len(unit_ids)} cited provisions") as outcome:
+        try:
+            items = deps.graph.children(unit_ids)
+            nested = [i.id for kids in items.values() for i in kids if is_lead_in(i.text)]
+            if nested:
+                items.update(deps.graph.children(nested))
+        except Exception:  # noqa: BLE001 — the rules are still quoted, only without their items
+            deps.notice(GRAPH_DOWN)
+            return {}
+        for parent, kids in items.items():
+            for kid in kids:
+                deps.ledger.record(Evidence(kid, "item", parent))
+        outcome.append(f"{sum(len(k) for k in items.values())} items")
+    return items

@@ -1,0 +1,108 @@
+"""The extractive answer's short answer and caveats, worded in the corpus's language.
+
+The short answer reads as an answer: "Under MIR 3.8.1, a Recognised Body must …", the items of a lead-in run
+on after it, and a second rule is joined with what it adds. It is built from the claims only (verbatim
+sentences), so it never says more than the rules quoted below it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.answer.models import Claim, RuleClaims
+
+ANSWER_CHARS = 600
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_VIETNAMESE = re.compile(r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
+# English sentences that open with one of these read on after "Under X, " in lower case.
+_MARKS = re.compile(r"\([^()]{1,6}\)")
+_LOWER_OPENERS = frozenset("a an the each every any no if where when unless except in for to on subject".split())
+
+
+@dataclass(frozen=True)
+class Wording:
+    under: str  # "Under {label}, " — {label} is the rule's label
+    adds: str  # joins a second rule: "; {label} adds: "
+    items_more: str  # "(and {n} more items)"
+    nothing: str
+    unsure: str  # {labels}
+    missing: str  # {terms}
+    lower_first: bool
+
+
+WORDINGS = {
+    "en": Wording("Under {label}, ", " {label} adds: ", " (and {n} more items)",
+                  "No provision in the corpus matched the question.",
+                  "The match is not clear-cut: check that {labels} is the provision you mean.",
+                  "The cited text does not mention: {terms}.", True),
+    "vi": Wording("Theo {label}: ", " {label} quy định thêm: ", " (và {n} điểm khác)",
+                  "Không tìm thấy điều khoản nào phù hợp với câu hỏi.",
+                  "Kết quả chưa chắc chắn: hãy kiểm tra {labels} có đúng là điều khoản cần tìm.",
+                  "Văn bản được trích không đề cập: {terms}.", False),
+    "ko": Wording("{label}에 따르면: ", " {label}: ", " (외 {n}개 항목)",
+                  "질문에 맞는 조항을 찾지 못했습니다.",
+                  "확실하지 않은 결과입니다: {labels} 조항이 맞는지 확인하십시오.",
+                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False),
+}
+
+
+def language_of(text: str) -> str:
+    """'ko', 'vi' or 'en', by script (the generic parser decides a document's grammar the same way)."""
+    if _HANGUL.search(text):
+        return "ko"
+    return "vi" if len(_VIETNAMESE.findall(text)) >= 3 else "en"
+
+
+def wording_for(rules: list[RuleClaims], question: str) -> Wording:
+    sample = " ".join(c.text for r in rules for c in r.claims) or question
+    return WORDINGS[language_of(sample)]
+
+
+def _opening(label: str, sentence: str, wording: Wording) -> str:
+    """"Under X, a firm must …" when the sentence reads on in lower case, else "Under X: Notwithstanding …"."""
+    lead = wording.under.format(label=label)
+    first = sentence.split(" ", 1)[0]
+    if wording.lower_first and first.lower() in _LOWER_OPENERS and first[:1].isupper():
+        return lead + sentence[0].lower() + sentence[1:]
+    return (lead.rstrip(", ") + ": " if wording.lower_first else lead) + sentence
+
+
+def _item(claim: Claim) -> str:
+    """An item as listed in the short answer: its mark (unless its text opens with it) and its text."""
+    text = claim.text.rstrip(" ;,.")
+    marks = _MARKS.findall(claim.paragraph or "")
+    if marks and not text.startswith(marks[-1]):
+        text = f"{claim.paragraph} {text}"
+    return text
+
+
+def _rule_text(rule: RuleClaims, wording: Wording, item_limit: int) -> str:
+    own = [c.text for c in rule.claims if c.unit_id is None]
+    items = [c for c in rule.claims if c.unit_id is not None]
+    if items and own:
+        own = own[-1:]  # the lead-in sentence the items hang on
+    text = " ".join(own)
+    if items:
+        shown = items[:item_limit]
+        text = f"{text} {'; '.join(_item(c) for c in shown)}".strip()
+        text += wording.items_more.format(n=len(items) - len(shown)) if len(items) > len(shown) else "."
+    return text
+
+
+def short_answer(rules: list[RuleClaims], question: str, item_limit: int = 4) -> str:
+    wording = wording_for(rules, question)
+    if not rules:
+        return wording.nothing
+    first, *rest = rules
+    text = _opening(first.label, _rule_text(first, wording, item_limit), wording)
+    for rule in rest[:1]:
+        text += wording.adds.format(label=rule.label) + _rule_text(rule, wording, item_limit)
+    return text if len(text) <= ANSWER_CHARS else text[: ANSWER_CHARS - 1].rstrip() + "…"
+
+
+def unsure_caveat(rules: list[RuleClaims], question: str) -> str:
+    return wording_for(rules, question).unsure.format(labels=", ".join(r.label for r in rules))
+
+
+def missing_caveat(rules: list[RuleClaims], question: str, words: list[str]) -> str:
+    return wording_for(rules, question).missing.format(terms=", ".join(f"“{w}”" for w in words))

@@ -1,0 +1,57 @@
+"""Quoting a cited unit: matching sentences, and the items under a lead-in with their own ids and spans."""
+from __future__ import annotations
+
+from core.answer.deps import Evidence, EvidenceLedger
+from core.answer.quotes import choose_claims, is_lead_in, item_claims
+from core.answer.selection import Scorer
+from core.answer.short import language_of, short_answer
+from core.answer.models import RuleClaims
+from core.graph_queries import UnitRecord
+
+LEAD = UnitRecord(id="p", label="45 CFR 164.504(e)(2)", text="Business associate contracts. A contract between the "
+                  "covered entity and a business associate must:")
+ITEMS = {"p": [UnitRecord(id="p/i", label="45 CFR 164.504(e)(2)(i)", text="Establish the permitted uses. The "
+                          "contract may not authorize further use."),
+               UnitRecord(id="p/ii", label="45 CFR 164.504(e)(2)(ii)", text="Provide that the business associate will:"),
+               UnitRecord(id="p/iii", label="45 CFR 164.504(e)(2)(iii)", text="Authorize termination of the contract.")],
+         "p/ii": [UnitRecord(id="p/ii/A", label="45 CFR 164.504(e)(2)(ii)(A)", text="Not use or further disclose the information.")]}
+
+
+def _scorer(question: str) -> Scorer:
+    ledger = EvidenceLedger()
+    ledger.record(Evidence(LEAD, "seed", rank=1))
+    return Scorer.for_question(question, ledger)
+
+
+def test_lead_in_marks():
+    assert is_lead_in(LEAD.text) and is_lead_in("The following apply —") and not is_lead_in("A firm must pay.")
+
+
+def test_lead_in_sentence_is_kept_and_items_keep_their_own_ids_and_spans():
+    claims = choose_claims(LEAD.text, _scorer("What must a business associate contract contain?"))
+    assert claims[-1].text.endswith("must:") and claims[-1].unit_id is None
+    items = item_claims(LEAD, ITEMS)
+    assert [c.unit_id for c in items] == ["p/i", "p/ii", "p/ii/A", "p/iii"]  # nested lead-in keeps its own items
+    texts = {u.id: u.text for kids in ITEMS.values() for u in kids}
+    for claim in items:
+        assert texts[claim.unit_id][claim.span[0]:claim.span[1]] == claim.text
+    assert items[0].paragraph == "(i)" and items[2].paragraph == "(ii)(A)"
+
+
+def test_item_limit_caps_the_quote():
+    assert len(item_claims(LEAD, ITEMS, limit=2)) == 2
+
+
+def test_short_answer_reads_on_from_the_rule_and_lists_items():
+    claims = choose_claims(LEAD.text, _scorer("What must a business associate contract contain?")) + item_claims(LEAD, ITEMS)
+    answer = short_answer([RuleClaims(unit_id="p", label=LEAD.label, claims=claims)], "q")
+    assert answer.startswith("Under 45 CFR 164.504(e)(2), ")
+    assert "must: (i) Establish the permitted uses." in answer and "See also" not in answer
+
+
+def test_short_answer_speaks_the_corpus_language():
+    vi = UnitRecord(id="v", label="Luật Điện ảnh Điều 32", text="Người xem dưới 16 tuổi không được xem phim phân loại T18.")
+    claims = choose_claims(vi.text, _scorer("Người xem dưới 16 tuổi"))
+    answer = short_answer([RuleClaims(unit_id="v", label=vi.label, claims=claims)], "Người xem dưới 16 tuổi?")
+    assert language_of(vi.text) == "vi" and answer.startswith("Theo Luật Điện ảnh Điều 32: Người xem")
+    assert short_answer([], "Người xem dưới 16 tuổi được xem phim?") == "Không tìm thấy điều khoản nào phù hợp với câu hỏi."
