@@ -55,3 +55,11 @@ def test_short_answer_speaks_the_corpus_language():
     answer = short_answer([RuleClaims(unit_id="v", label=vi.label, claims=claims)], "Người xem dưới 16 tuổi?")
     assert language_of(vi.text) == "vi" and answer.startswith("Theo Luật Điện ảnh Điều 32: Người xem")
     assert short_answer([], "Người xem dưới 16 tuổi được xem phim?") == "Không tìm thấy điều khoản nào phù hợp với câu hỏi."
+
+
+def test_an_inline_item_brings_the_sentence_it_hangs_on():
+    text = ("A Person making a Prospectus Offer must ensure that:\n(1) an application form is not provided to any Person "
+            "unless it is included in the Prospectus; and\n(2) only applications in the form included are accepted.")
+    claims = choose_claims(text, _scorer("Must the application form be included in the Prospectus?"), limit=1)
+    assert [c.text for c in claims][0] == "A Person making a Prospectus Offer must ensure that:"
+    assert claims[1].paragraph == "(1)" and all(text[c.span[0]:c.span[1]] == c.text for c in claims)

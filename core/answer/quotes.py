@@ -52,10 +52,22 @@ def choose_claims(text: str, scorer: Scorer, *, limit: int = 2) -> list[Claim]:
         return []
     ranked = sorted(spans, key=lambda s: (-scorer.score(text[s[0]:s[1]]), s[0]))
     picked = [s for s in ranked[:limit] if scorer.score(text[s[0]:s[1]]) > 0] or ranked[:1]
+    every = sentence_spans(text)
     if is_lead_in(text):
-        last = sentence_spans(text)[-1]
-        picked = [s for s in picked if s != last][: limit - 1] + [last]
-    return [_claim(text, span) for span in sorted(set(picked))]
+        picked = [s for s in picked if s != every[-1]][: limit - 1] + [every[-1]]
+    return [_claim(text, span) for span in sorted(set(picked) | _lead_ins_of(text, picked, every))]
+
+
+def _lead_ins_of(text: str, picked: list[tuple[int, int]], every: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """For a quoted item written inline ("(1) an application form …"), the sentence it hangs on ("… must ensure that:")."""
+    out: set[tuple[int, int]] = set()
+    for span in picked:
+        if not _MARK.match(text[span[0]:span[1]]):
+            continue
+        before = [s for s in every if s[1] <= span[0] and is_lead_in(text[s[0]:s[1]])]
+        if before:
+            out.add(before[-1])
+    return out
 
 
 def _paragraph_of(item: UnitRecord, parent: UnitRecord) -> str | None:

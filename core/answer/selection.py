@@ -69,6 +69,7 @@ class Selection:
 PAIR_EDGE_TYPES = frozenset({"REFERENCES", "DELEGATES_TO", "SPECIFIES", "AMENDS", "REPLACES"})
 # Search hits that may form a candidate on their own or with another hit (the rest only through a citation).
 SEED_POOL = 5
+SEED_PAIR_POOL = 5  # two hits not joined by a citation are a candidate among the first this many
 
 # Weights of the candidate-set score. Features, all in 0–1 and none specific to one corpus:
 #   cover    = idf-weighted share of the question's terms found in the set's texts;
@@ -220,7 +221,7 @@ def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) 
     pool = [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
     out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
     linked: dict[frozenset[str], PathEdge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
-    for a, b in combinations(pool, 2):
+    for a, b in combinations(pool[:SEED_PAIR_POOL], 2):
         key = frozenset((a, b))
         out.append(Candidate((a, b), ctx.features((a, b), linked.get(key)), linked.get(key)))
     for key, edge in linked.items():
