@@ -62,7 +62,6 @@ class Selection:
     edge: PathEdge | None = None
     score: float = 0.0
     runner_up: float | None = None  # best score of a different candidate: a small margin means "unsure"
-    caveats: list[str] = field(default_factory=list)
 
 
 # Written citations only: defined-term uses (DEFINES) and containment join far too many units.
@@ -225,8 +224,8 @@ def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) 
         key = frozenset((a, b))
         out.append(Candidate((a, b), ctx.features((a, b), linked.get(key)), linked.get(key)))
     for key, edge in linked.items():
-        if key <= set(pool):
-            continue
+        if key <= set(pool[:SEED_PAIR_POOL]):
+            continue  # already a candidate as two search hits
         units = (edge.source, edge.target)
         out.append(Candidate(units, ctx.features(units, edge), edge))
     return out
