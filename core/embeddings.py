@@ -60,6 +60,11 @@ class Embedder:
         self.name = path
         self.batch_size = settings.embedding_batch_size
         self.tokenizer = self.model.tokenizer
+        # windows() tokenizes past the model's length on purpose (the windows are cut from it); the tokenizer's
+        # once-per-process "sequence length is longer than the maximum" warning would only alarm the user.
+        # transformers keeps that once-flag in this dict; setting it is how it is told the warning was given.
+        if isinstance(getattr(self.tokenizer, "deprecation_warnings", None), dict):
+            self.tokenizer.deprecation_warnings["sequence-length-is-longer-than-the-specified-maximum"] = True
         # Room for the [CLS]/[SEP] tokens the model adds around every window.
         self.window_tokens = int(self.model.max_seq_length) - 2
         self.dimension = int(self.model.get_embedding_dimension() if hasattr(self.model, "get_embedding_dimension")

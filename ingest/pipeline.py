@@ -33,8 +33,9 @@ class IngestSummary(BaseModel):
     dry_run: bool = False
 
 
-def _bar(iterable, desc: str, total: int | None = None, quiet: bool = False):
-    return tqdm(iterable, desc=f"{desc:<18}", total=total, unit="doc", disable=quiet, leave=False)
+def _progress(desc: str, total: int, unit: str, quiet: bool) -> tqdm:
+    """Counted in the units of work (legal units, vector windows): "3/4 doc" says nothing of a 40,000-unit document."""
+    return tqdm(desc=f"{desc:<18}", total=total, unit=unit, disable=quiet, leave=False)
 
 
 def document_hash(document: Document, edges: list[Edge], model: str) -> str:
@@ -101,7 +102,9 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
     stored = neo4j_store.stored_hashes(driver, settings.neo4j_database, graph.corpus)
     changed: list[Document] = []
     with recorder.stage("write graph") as stage:
-        for document in _bar(graph.documents, "write graph", quiet=quiet):
+        progress = _progress("write graph", sum(len(d.units) for d in graph.documents), "unit", quiet)
+        for document in graph.documents:
+            progress.update(len(document.units))
             edges = owned.get(document.id, [])
             digest = document_hash(document, edges, embedder.name)
             if stored.get(document.id) == digest:
@@ -110,6 +113,7 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
             doc_externals = [externals[e.target] for e in edges if e.target in externals]
             neo4j_store.write_document(driver, settings.neo4j_database, document, edges, doc_externals, digest)
             changed.append(document)
+        progress.close()
         neo4j_store.remove_stale_externals(driver, settings.neo4j_database, graph.corpus)
         stage.items = len(changed)
     summary.documents_written = len(changed)
@@ -135,7 +139,9 @@ def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quie
     todo_ids: list[str] = []
     todo_texts: list[str] = []
     todo_meta: list[dict] = []
-    for document in _bar(documents, "plan vectors", quiet=quiet):
+    planning = _progress("plan vectors", sum(len(d.units) for d in documents), "unit", quiet)
+    for document in documents:
+        planning.update(len(document.units))
         existing = writer.existing(document.id)
         wanted: set[str] = set()
         for unit in document.units:
@@ -153,9 +159,13 @@ def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quie
         stale = [vid for vid in existing if vid not in wanted]
         if stale:
             writer.delete(stale)
+    planning.close()
     # Chunks persist progress: a run killed while embedding keeps what it finished.
     chunk = 4096
-    for start in _bar(range(0, len(todo_ids), chunk), "embed", total=-(-len(todo_ids) // chunk), quiet=quiet):
+    embedding = _progress("embed", len(todo_ids), "window", quiet)
+    for start in range(0, len(todo_ids), chunk):
         end = start + chunk
         writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end]), todo_meta[start:end], todo_texts[start:end])
+        embedding.update(len(todo_ids[start:end]))
+    embedding.close()
     return len(todo_ids)
