@@ -36,7 +36,7 @@ class LlmRun(BaseModel):
     """What one LLM attempt cost and how it ended, for the notice, the API and bench.llm_live."""
 
     model: str
-    requests: int = Field(default=0, description="model responses received")
+    requests: int = Field(default=0, description="model responses received, one cut off by the deadline included")
     tool_calls: int = Field(default=0, description="tool calls parsed from those responses, the output tool included")
     output_retries: int = Field(default=0, description="answers sent back to the model: invalid, malformed or unvalidated")
     tool_retries: int = Field(default=0, description="tool calls sent back: unknown tool or bad arguments")

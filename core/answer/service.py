@@ -24,6 +24,9 @@ DEFAULT_METHOD = "citewalk"
 TOOL_STEPS = ("search", "expand", "read", "current_version")
 # Below this an LLM cannot even finish one request on a local server: give the extractive answer straight away.
 MIN_LLM_BUDGET_S = 1.0
+# Kept back from the LLM's budget for cancelling its request and handing over the answer, so that the whole
+# answer, fallback included, is in by the deadline.
+HANDOVER_S = 0.3
 
 
 @dataclass
@@ -87,7 +90,7 @@ class _Run:
 
     async def llm(self, deps: AnswerDeps, choice: ModelChoice, fallback: AnswerEnvelope) -> AnswerEnvelope:
         """The LLM's answer with the extractive one attached, or the extractive one with a notice saying why."""
-        budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started)
+        budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S
         self.on_event(StepStarted(step="compose", detail=f"composing answer with {choice.name}"))
         composing = time.perf_counter()
         if budget < MIN_LLM_BUDGET_S:
