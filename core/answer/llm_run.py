@@ -12,7 +12,7 @@ from pydantic_ai import (
     capture_run_messages,
 )
 from pydantic_ai.exceptions import OutputTokenLimitExceeded
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 
@@ -20,6 +20,8 @@ from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps
 from core.answer.models import AttributedAnswer, LlmRun
 from core.answer.partial import OUTPUT_TOOL, stream_partial_answer
+
+SAID_CHARS = 200
 
 
 def fault(exc: BaseException) -> str:
@@ -45,7 +47,9 @@ def _counted(run: LlmRun, messages: list[ModelMessage]) -> LlmRun:
     retries = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts
                if isinstance(p, RetryPromptPart) or (isinstance(p, ToolReturnPart) and p.outcome == "retried")]
     output_retries = sum(1 for p in retries if p.tool_name in (None, OUTPUT_TOOL))
+    said = "".join(p.content for p in responses[-1].parts if isinstance(p, TextPart)) if responses else ""
     return run.model_copy(update={
+        "said": said.strip()[:SAID_CHARS],
         "requests": len(responses),
         "tool_calls": sum(1 for m in responses for p in m.parts if isinstance(p, ToolCallPart)),
         "output_retries": output_retries, "tool_retries": len(retries) - output_retries,

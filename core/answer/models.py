@@ -41,6 +41,7 @@ class LlmRun(BaseModel):
     output_retries: int = Field(default=0, description="answers sent back to the model: invalid, malformed or unvalidated")
     tool_retries: int = Field(default=0, description="tool calls sent back: unknown tool or bad arguments")
     fallback: str | None = Field(default=None, description="why the extractive answer was given instead; None if the LLM answered")
+    said: str = Field(default="", description="the start of the model's last text reply, to tell prose from tool calls")
     elapsed_ms: float = 0.0
     budget_s: float = Field(default=0.0, description="time the LLM was given: the deadline less what the extractive answer took")
 
