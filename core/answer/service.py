@@ -90,13 +90,13 @@ class _Run:
 
     async def llm(self, deps: AnswerDeps, choice: ModelChoice, fallback: AnswerEnvelope) -> AnswerEnvelope:
         """The LLM's answer with the extractive one attached, or the extractive one with a notice saying why."""
-        budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S
         self.on_event(StepStarted(step="compose", detail=f"composing answer with {choice.name}"))
         composing = time.perf_counter()
+        model = choice.model or chat_model(deps.settings, choice.name)  # a new client: part of what the deadline covers
+        budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S
         if budget < MIN_LLM_BUDGET_S:
             answer, run = None, LlmRun(model=choice.name, fallback="no time left within the answer deadline")
         else:
-            model = choice.model or chat_model(deps.settings, choice.name)
             answer, run = await run_llm(deps, model, budget, stream=self.on_event is not ignore)
         if answer is not None:
             return self.envelope(answer, deps, choice.name, composing).model_copy(
