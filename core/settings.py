@@ -67,7 +67,10 @@ class Settings(BaseSettings):
 
     # Answering: an OpenAI-compatible endpoint; an empty model name means the offline extractive answerer.
     llm_model: str = ""
-    llm_timeout_s: float = 30
+    llm_timeout_s: float = Field(default=20, gt=0, description="one model request; capped by llm_deadline_s")
+    llm_deadline_s: float = Field(default=20, gt=0, description="the whole answer, LLM tool calls and retries included; "
+                                  "past it the extractive answer (computed first) is given with a notice")
+    llm_max_tokens: int = Field(default=1024, gt=0, description="max output tokens per model request")
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "CITEWALK_OPENAI_BASE_URL"))
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "CITEWALK_OPENAI_API_KEY"))
     question_max_chars: int = 2000

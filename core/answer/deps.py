@@ -88,11 +88,6 @@ class AnswerDeps:
             self.timings_ms[name] = round(self.timings_ms.get(name, 0.0) + elapsed, 1)
             self.emit(StepFinished(step=name, detail="; ".join(outcome), elapsed_ms=round(elapsed, 1)))
 
-    def fresh(self) -> AnswerDeps:
-        """Same stores and notices, empty ledger: a fallback answer must stand on its own evidence."""
-        return AnswerDeps(self.settings, self.corpus, self.question, self.retriever, self.graph,
-                          notices=self.notices, timings_ms=self.timings_ms, emit=self.emit, search_k=self.search_k)
-
 
 _RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
 

@@ -37,13 +37,20 @@ class NoticeEvent(BaseModel):
     text: str
 
 
+class ProvisionalAnswer(BaseModel):
+    """The extractive answer, sent at once when an LLM is asked: it stands if the LLM fails or runs out of time."""
+
+    kind: Literal["provisional"] = "provisional"
+    envelope: AnswerEnvelope
+
+
 class Finished(BaseModel):
     kind: Literal["finished"] = "finished"
     envelope: AnswerEnvelope
 
 
 AnswerEvent = Annotated[
-    StepStarted | StepFinished | PartialAnswer | RuleCard | NoticeEvent | Finished, Field(discriminator="kind")
+    StepStarted | StepFinished | PartialAnswer | RuleCard | NoticeEvent | ProvisionalAnswer | Finished, Field(discriminator="kind")
 ]
 EventSink = Callable[[AnswerEvent], None]
 

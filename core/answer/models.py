@@ -34,6 +34,20 @@ class AttributedAnswer(BaseModel):
     caveats: list[str] = Field(default_factory=list)
 
 
+class LlmRun(BaseModel):
+    """What one LLM attempt cost and how it ended, for the notice, the API and bench.llm_live."""
+
+    model: str
+    requests: int = Field(default=0, description="model responses received, one cut off by the deadline included")
+    tool_calls: int = Field(default=0, description="tool calls parsed from those responses, the output tool included")
+    output_retries: int = Field(default=0, description="answers sent back to the model: invalid, malformed or unvalidated")
+    tool_retries: int = Field(default=0, description="tool calls sent back: unknown tool or bad arguments")
+    fallback: str | None = Field(default=None, description="why the extractive answer was given instead; None if the LLM answered")
+    said: str = Field(default="", description="the start of the model's last text reply, to tell prose from tool calls")
+    elapsed_ms: float = 0.0
+    budget_s: float = Field(default=0.0, description="time the LLM was given: the deadline less what the extractive answer took")
+
+
 class AnswerEnvelope(BaseModel):
     """What callers (CLI, chat, share page, benchmarks) get: the answer plus how it was produced."""
 
@@ -48,3 +62,6 @@ class AnswerEnvelope(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     error: str | None = Field(default=None, description="set when the question was not answered (empty, too long, binary…)")
     method: str = Field(default="", description="retrieval method used to search provisions")
+    llm_run: LlmRun | None = Field(default=None, description="the LLM attempt, when a model was asked")
+    extractive: AnswerEnvelope | None = Field(
+        default=None, description="the extractive answer shown first while the LLM composed (set when mode is 'llm')")

@@ -4,22 +4,29 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pydantic_ai import ModelHTTPError, ModelTimeoutError, RunTimedOut, UnexpectedModelBehavior, UsageLimitExceeded
 from pydantic_ai.models import Model
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
-from core.answer.deps import AnswerDeps, Stores, open_stores
-from core.answer.events import AnswerEvent, EventSink, Finished, PartialAnswer, RuleCard, StepFinished, StepStarted, ignore
+from core.answer.deps import AnswerDeps, EvidenceLedger, Stores, open_stores
+from core.answer.events import (
+    AnswerEvent, EventSink, Finished, NoticeEvent, PartialAnswer, ProvisionalAnswer, RuleCard, StepFinished, StepStarted, ignore,
+)
 from core.answer.extractive import MODEL_NAME as EXTRACTIVE, extractive_model
-from core.answer.models import AnswerEnvelope, AttributedAnswer
-from core.answer.partial import stream_partial_answer
+from core.answer.llm import chat_model
+from core.answer.llm_run import run_llm
+from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun
 from core.answer.questions import clean_question, question_problem
 from core.settings import Settings
 
 DEFAULT_METHOD = "citewalk"
 TOOL_STEPS = ("search", "expand", "read", "current_version")
+# Below this an LLM cannot even finish one request on a local server: give the extractive answer straight away.
+MIN_LLM_BUDGET_S = 1.0
+# Kept back from the LLM's budget for cancelling its request and handing over the answer, so that the whole
+# answer, fallback included, is in by the deadline.
+HANDOVER_S = 0.3
 
 
 @dataclass
@@ -41,47 +48,11 @@ def choose_model(settings: Settings, model: str | Model | None) -> ModelChoice:
     return ModelChoice(name or EXTRACTIVE)
 
 
-def _fault(exc: BaseException) -> str:
-    """A short, user-facing reason for an LLM failure."""
-    if isinstance(exc, ModelHTTPError):
-        return f"HTTP {exc.status_code} from the model endpoint"
-    if isinstance(exc, RunTimedOut | TimeoutError | ModelTimeoutError):
-        return "timed out"
-    if isinstance(exc, UsageLimitExceeded):
-        return f"too many tool calls: {exc}"
-    if isinstance(exc, UnexpectedModelBehavior):
-        return f"malformed or invalid output: {exc.message}"
-    text = str(exc).splitlines()[0][:160] if str(exc) else ""
-    return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
-
-
-async def _run(deps: AnswerDeps, model: Model, stream: bool) -> AttributedAnswer:
-    result = await answer_agent().run(
-        f"Question: {deps.question}", deps=deps, model=model, usage_limits=USAGE_LIMITS,
-        event_stream_handler=stream_partial_answer if stream else None,
-        timeout=deps.settings.llm_timeout_s * 4,
-    )
-    return result.output
-
-
 async def run_extractive(deps: AnswerDeps) -> AttributedAnswer:
     """The extractive answer over the same tools; afterwards `deps.ledger` holds everything they returned."""
-    return await _run(deps, extractive_model(deps), False)
-
-
-async def _compose(deps: AnswerDeps, choice: ModelChoice, stream: bool) -> tuple[AttributedAnswer, AnswerDeps, bool]:
-    """The LLM answer, or the extractive one (as fallback with a notice); returns the deps whose ledger backs it."""
-    if not choice.extractive:
-        from core.answer.llm import chat_model
-
-        try:
-            model = choice.model or chat_model(deps.settings, choice.name)
-            return await _run(deps, model, stream), deps, True
-        except Exception as exc:  # noqa: BLE001 — any model fault ends in the extractive answer, never a crash
-            deps.notice(f"The language model {choice.name!r} failed ({_fault(exc)}); "
-                        "this is the extractive answer (verbatim sentences from the provisions).")
-            deps = deps.fresh()
-    return await run_extractive(deps), deps, False
+    result = await answer_agent().run(f"Question: {deps.question}", deps=deps, model=extractive_model(deps),
+                                      usage_limits=USAGE_LIMITS)
+    return result.output
 
 
 def _rejected(question: str, corpus: str, choice: ModelChoice, method: str, message: str) -> AnswerEnvelope:
@@ -91,11 +62,62 @@ def _rejected(question: str, corpus: str, choice: ModelChoice, method: str, mess
     )
 
 
+@dataclass
+class _Run:
+    question: str
+    corpus: str
+    method: str
+    on_event: EventSink
+    started: float
+
+    def envelope(self, answer: AttributedAnswer, deps: AnswerDeps, model: str, composing: float) -> AnswerEnvelope:
+        """Closes the compose step (its time net of the tool steps inside it) and packs what `deps` gathered."""
+        tool_ms = sum(deps.timings_ms.get(s, 0.0) for s in TOOL_STEPS)
+        deps.timings_ms["compose"] = round(max(0.0, (time.perf_counter() - composing) * 1000 - tool_ms), 1)
+        self.on_event(StepFinished(step="compose", detail=model, elapsed_ms=deps.timings_ms["compose"]))
+        deps.timings_ms["total"] = round((time.perf_counter() - self.started) * 1000, 1)
+        return AnswerEnvelope(
+            question=self.question, corpus=self.corpus, answer=answer, method=self.method,
+            mode="extractive" if model == EXTRACTIVE else "llm", model=model, notices=list(deps.notices),
+            evidence_ids=deps.ledger.ids(), seed_ids=[e.unit.id for e in deps.ledger.seeds()],
+            timings_ms=dict(deps.timings_ms),
+        )
+
+    async def extractive(self, deps: AnswerDeps) -> AnswerEnvelope:
+        self.on_event(StepStarted(step="compose", detail="composing the extractive answer"))
+        composing = time.perf_counter()
+        return self.envelope(await run_extractive(deps), deps, EXTRACTIVE, composing)
+
+    async def llm(self, deps: AnswerDeps, choice: ModelChoice, fallback: AnswerEnvelope) -> AnswerEnvelope:
+        """The LLM's answer with the extractive one attached, or the extractive one with a notice saying why."""
+        self.on_event(StepStarted(step="compose", detail=f"composing answer with {choice.name}"))
+        composing = time.perf_counter()
+        model = choice.model or chat_model(deps.settings, choice.name)  # a new client: part of what the deadline covers
+        budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S
+        if budget < MIN_LLM_BUDGET_S:
+            answer, run = None, LlmRun(model=choice.name, fallback="no time left within the answer deadline")
+        else:
+            answer, run = await run_llm(deps, model, budget, stream=self.on_event is not ignore)
+        if answer is not None:
+            return self.envelope(answer, deps, choice.name, composing).model_copy(
+                update={"llm_run": run, "extractive": fallback})
+        self.on_event(StepFinished(step="compose", detail=f"{choice.name} failed: {run.fallback}",
+                                   elapsed_ms=round((time.perf_counter() - composing) * 1000, 1)))
+        notice = (f"The language model {choice.name!r} failed ({run.fallback}); "
+                  "this is the extractive answer (verbatim sentences from the provisions).")
+        self.on_event(NoticeEvent(text=notice))
+        timings = fallback.timings_ms | {"llm": run.elapsed_ms, "total": round((time.perf_counter() - self.started) * 1000, 1)}
+        return fallback.model_copy(update={"notices": [*fallback.notices, notice], "llm_run": run, "timings_ms": timings})
+
+
 async def answer_question_async(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
     on_event: EventSink = ignore, stores: Stores | None = None,
 ) -> AnswerEnvelope:
-    started = time.perf_counter()
+    """With an LLM asked, the extractive answer is composed first and sent as ProvisionalAnswer: it is the
+    fallback, ready at once, and the LLM gets what is left of `llm_deadline_s`. Finished carries the LLM's
+    answer (the extractive one attached), or the extractive one with a notice saying why the LLM failed."""
+    run = _Run(question, corpus, method, on_event, time.perf_counter())
     choice = choose_model(settings, model)
     problem = question_problem(question, settings)
     if problem:
@@ -106,21 +128,16 @@ async def answer_question_async(
     deps = AnswerDeps(settings, corpus, clean_question(question), stores.retriever, stores.graph, emit=on_event)
     if stores.graph_notice:
         deps.notice(stores.graph_notice)
-    on_event(StepStarted(step="compose", detail=f"composing answer with {choice.name}"))
-    composing = time.perf_counter()
-    answer, used, is_llm = await _compose(deps, choice, stream=on_event is not ignore)
-    tool_ms = sum(used.timings_ms.get(s, 0.0) for s in TOOL_STEPS)
-    used.timings_ms["compose"] = round(max(0.0, (time.perf_counter() - composing) * 1000 - tool_ms), 1)
-    on_event(StepFinished(step="compose", detail=choice.name if is_llm else EXTRACTIVE, elapsed_ms=used.timings_ms["compose"]))
-    on_event(PartialAnswer(text=answer.answer))
-    for rule in answer.rules:
-        on_event(RuleCard(rule=rule))
-    used.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-    envelope = AnswerEnvelope(
-        question=question, corpus=corpus, answer=answer, mode="llm" if is_llm else "extractive",
-        model=choice.name if is_llm else EXTRACTIVE, notices=list(used.notices), evidence_ids=used.ledger.ids(),
-        seed_ids=[e.unit.id for e in used.ledger.seeds()], timings_ms=dict(used.timings_ms), method=method,
-    )
+    shared_notices = list(deps.notices)
+    envelope = await run.extractive(deps)
+    if not choice.extractive:
+        on_event(ProvisionalAnswer(envelope=envelope))
+        llm_deps = replace(deps, ledger=EvidenceLedger(), notices=list(shared_notices), timings_ms={})
+        envelope = await run.llm(llm_deps, choice, envelope)
+    if envelope.mode == "llm" or choice.extractive:  # a fallback's text and cards went out as ProvisionalAnswer
+        on_event(PartialAnswer(text=envelope.answer.answer))
+        for rule in envelope.answer.rules:
+            on_event(RuleCard(rule=rule))
     on_event(Finished(envelope=envelope))
     return envelope
 

@@ -7,7 +7,7 @@ from core.chat.element_faults import add_notice, send_each
 from core.render.chain import chain_segments
 from core.render.graph_html import graph_html
 from core.render.graph_path import path_ids
-from core.render.markdown import answer_markdown
+from core.render.markdown import answer_markdown, escape_markdown
 from core.render.view import AnswerView
 
 GRAPH_HEIGHT_PX = 420
@@ -38,14 +38,19 @@ def copy_link_action() -> cl.Action:
                      tooltip="A read-only link to this answer for signed-in colleagues")
 
 
-async def show_answer(streamed: cl.Message | None, view: AnswerView) -> cl.Message:
+def answer_label(view: AnswerView) -> str:
+    """Heads each of the two answers shown when an LLM is asked, so neither passes for the other."""
+    return "**Extractive answer** (quoted, shown at once)" if view.mode == "extractive" else f"**LLM answer** ({escape_markdown(view.model)})"
+
+
+async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: bool = False) -> cl.Message:
     """Fills the streamed message (or a new one) with the final answer; the view rides in its metadata for sharing.
 
     Elements are sent one after the other: Chainlit sends a message's elements concurrently, and the cards must
     come before the graph.
     """
     message = streamed or cl.Message(content="")
-    message.content = answer_markdown(view)
+    message.content = (f"{answer_label(view)}\n\n" if labelled else "") + answer_markdown(view)
     message.actions = [copy_link_action()]
     message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
     await (message.update() if streamed else message.send())

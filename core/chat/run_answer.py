@@ -4,17 +4,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import chainlit as cl
 from neo4j import Driver
 
 from core.answer.deps import Stores, open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import stream_answer
-from core.answer.events import AnswerEvent, Finished
+from core.answer.events import AnswerEvent, Finished, ProvisionalAnswer
 from core.chat.answer_message import show_answer
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.limits import limited
 from core.chat.steps import StepPresenter
+from core.render.markdown import escape_markdown
 from core.render.view import AnswerView
 from core.settings import Settings
 
@@ -43,13 +45,35 @@ async def answer_in_chat(
 ) -> tuple[str, AnswerView] | None:
     """Returns (answer message id, view) so the Copy-link action can find what to snapshot."""
     presenter = StepPresenter()
+    provisional: cl.Message | None = None
+
+    async def on_event(event: AnswerEvent) -> None:
+        nonlocal provisional
+        if isinstance(event, ProvisionalAnswer):  # an LLM is asked: the extractive answer is shown at once
+            provisional = await _show_provisional(event.envelope, settings, driver)
+            presenter.heading = f"**LLM answer** ({escape_markdown(settings.llm_model)}, arriving…)\n\n"
+        else:
+            await presenter.handle(event)
+
     try:
         await presenter.prepare(f"corpus {options.corpus}, method {options.method}")
-        envelope = await chat_envelope(question, options, settings, presenter.handle)
+        envelope = await chat_envelope(question, options, settings, on_event)
     finally:
         await presenter.close_all()
     if envelope is None:
         return None
     view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
-    message = await show_answer(presenter.answer, view)
+    if provisional is None:
+        message = await show_answer(presenter.answer, view)
+    elif envelope.mode == "llm":
+        message = await show_answer(presenter.answer, view, labelled=True)
+    else:  # the LLM failed: the extractive answer stays, now with the notice; any half-streamed LLM text goes
+        if presenter.answer is not None:
+            await presenter.answer.remove()
+        message = await show_answer(provisional, view, labelled=True)
     return message.id, view
+
+
+async def _show_provisional(envelope: AnswerEnvelope, settings: Settings, driver: Driver | None) -> cl.Message:
+    view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
+    return await show_answer(None, view, labelled=True)

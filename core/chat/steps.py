@@ -51,6 +51,8 @@ class StepPresenter:
         self.shown_at: dict[str, float] = {}
         self.lock = asyncio.Lock()
         self.idle_timer: asyncio.Task | None = None
+        # Set once an extractive answer is on screen: the LLM's streamed text then needs its own heading.
+        self.heading = ""
 
     async def prepare(self, detail: str) -> None:
         """A step shown at once, before any work: the officer sees the run start while stores open."""
@@ -94,11 +96,12 @@ class StepPresenter:
             await self._close_prepare()
         await self._apply(self.order.feed(event))
         if isinstance(event, PartialAnswer) and event.text:
+            content = self.heading + escape_markdown(event.text)
             if self.answer is None:
-                self.answer = cl.Message(content=escape_markdown(event.text))
+                self.answer = cl.Message(content=content)
                 await self.answer.send()
             else:
-                self.answer.content = escape_markdown(event.text)
+                self.answer.content = content
                 await self.answer.update()
         elif isinstance(event, NoticeEvent):
             self.notices.append(event.text)

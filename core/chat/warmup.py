@@ -29,7 +29,8 @@ async def warm_up(settings: Settings, method: str = DEFAULT_METHOD) -> dict[str,
     for corpus in answerable_corpora(settings):
         started = time.perf_counter()
         try:
-            await answer_question_async(WARMUP_QUESTION, corpus, settings, method=method)
+            # Extractive: the warm-up loads stores and models; asking a configured LLM would only cost its time.
+            await answer_question_async(WARMUP_QUESTION, corpus, settings, method=method, model="extractive")
         except Exception:  # noqa: BLE001 — a broken corpus must not keep the others (or the app) down
             log.exception("warm-up of corpus %r failed; its first question will load it", corpus)
             continue

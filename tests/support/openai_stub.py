@@ -18,6 +18,7 @@ class Reply:
     content: str | None = None
     status: int = 200
     delay_s: float = 0.0
+    babble_s: float = 0.0  # stream text deltas for this long without finishing (a model that never stops)
 
 
 def tool(name: str, args: dict | str) -> Reply:
@@ -101,6 +102,8 @@ class OpenAIStub:
                     time.sleep(reply.delay_s)
                     if reply.status != 200:
                         self._send(reply.status, json.dumps({"error": {"message": "stub failure", "type": "server_error"}}).encode())
+                    elif reply.babble_s:
+                        self._babble(reply, body)
                     elif body.get("stream"):
                         events = "".join(f"data: {json.dumps(c)}\n\n" for c in _chunks(reply, body.get("model", "stub")))
                         self._send(200, (events + "data: [DONE]\n\n").encode(), "text/event-stream")
@@ -108,5 +111,20 @@ class OpenAIStub:
                         self._send(200, json.dumps(_completion(reply, body.get("model", "stub"))).encode())
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout test): nothing to answer
+
+            def _babble(self, reply: Reply, body: dict) -> None:
+                """Chunked SSE (or, unstreamed, a body that never completes) until the client gives up."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream" if body.get("stream") else "application/json")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                piece = {"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": "stub",
+                         "choices": [{"index": 0, "delta": {"content": "and the rule says "}, "finish_reason": None}]}
+                data = f"data: {json.dumps(piece)}\n\n".encode() if body.get("stream") else b" "
+                until = time.monotonic() + reply.babble_s
+                while time.monotonic() < until:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    self.wfile.flush()
+                    time.sleep(0.02)
 
         return Handler

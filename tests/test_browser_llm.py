@@ -1,0 +1,73 @@
+"""The chat with an LLM configured (a scripted OpenAI-compatible server): the extractive answer shows at once,
+labelled; the LLM's answer arrives beside it, labelled; an LLM failure leaves the extractive answer with a notice."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.chat.starters import starters_for
+from core.settings import Settings
+from tests.app_process import app_env, running_app
+from tests.support.openai_stub import OpenAIStub, Reply, tool
+from tests.test_browser_chat import ADMIN, ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, SCREENS, _sign_in
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
+
+LLM_TEXT = "Scripted model answer, composed after the quoted provisions."
+LLM_ANSWER = (tool("search_provisions", {"query": "authorization psychotherapy notes"}),
+              tool("final_result", {"answer": LLM_TEXT, "rules": [], "chain": [], "caveats": ["scripted model"]}))
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[OpenAIStub]:
+    with OpenAIStub(Reply(status=500)) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def llm_app(stub: OpenAIStub, test_settings: Settings, neo4j_driver, hipaa_corpus, tmp_path_factory) -> Iterator[str]:
+    env = app_env(test_settings, {}, ADMIN) | {
+        "CITEWALK_LLM_MODEL": "stub-model", "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "test-key",
+        "CITEWALK_LLM_DEADLINE_S": "30",
+    }
+    with running_app(env, tmp_path_factory.mktemp("llm-app") / "chainlit.log") as url:
+        yield url
+
+
+def _ask(page, question: str) -> None:
+    page.locator("#chat-input").fill(question)
+    page.locator("#chat-submit").click()
+
+
+def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
+    from playwright.sync_api import sync_playwright
+
+    questions = [s.question for s in starters_for("hipaa")]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1360, "height": 1600})
+        _sign_in(page, llm_app, ADMIN)
+        page.locator("#chat-input").wait_for(timeout=60_000)
+
+        # The model endpoint fails: the extractive answer stays, labelled, with the reason.
+        _ask(page, questions[0])
+        page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        assert page.get_by_text("Extractive answer", exact=False).first.is_visible()
+        assert page.get_by_text("LLM answer").count() == 0
+
+        # The model answers: both answers are on the page, each under its own label.
+        stub.script, stub.requests = list(LLM_ANSWER), []
+        _ask(page, questions[1])
+        page.get_by_text(LLM_TEXT).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.get_by_text("Composed by stub-model").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        assert page.get_by_text("LLM answer").count() == 1
+        assert page.get_by_text("Extractive answer").count() >= 2  # one per question
+        extractive_y = page.get_by_text("Extractive answer").last.bounding_box()["y"]
+        llm_y = page.get_by_text("LLM answer").first.bounding_box()["y"]
+        assert extractive_y < llm_y, "the extractive answer came first and stays above the LLM's"
+        assert len(stub.requests) == 2
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(SCREENS / "chat-llm.png"), full_page=True)
+        browser.close()
