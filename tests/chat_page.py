@@ -45,7 +45,7 @@ def open_link(browser, url: str, link: str, account: tuple[str, str]) -> list[st
         sign_in(page, url, account)
         page.goto(link)
         labels = page.locator(".rule-card .rule-label").all_inner_texts()
-        assert graph_nodes(page, ".graph iframe") >= 2, f"the permalink {link} draws no graph"
+        assert graph_nodes(page, ".graph iframe") >= 1, f"the permalink {link} draws no graph"
         return labels
     finally:
         page.context.close()

@@ -216,11 +216,13 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
 
         labels = [cards.nth(i).get_attribute("data-label") for i in range(cards.count())]
         assert labels and _unit_labels_exist(neo4j_driver, test_settings.neo4j_database, labels)
-        assert page.locator('[data-testid="chain-line"]').first.inner_text().count("→") >= 1
+        # Precision-first answers often cite one rule, with no chain to draw; a chain shown must name its edge.
+        chains = page.locator('[data-testid="chain-line"]')
+        assert all(text.count("→") >= 1 for text in chains.all_inner_texts())
         assert page.get_by_text("Extractive answer").first.is_visible() or page.get_by_text("Composed by").first.is_visible()
         assert _step_titles_in_order(page)
         chat_nodes = _graph_nodes(page)
-        assert 2 <= chat_nodes <= PATH_NODES
+        assert 1 <= chat_nodes <= PATH_NODES
         page.screenshot(path=str(SCREENS / "chat.png"), full_page=True)
         wide_nodes = _graph_views(page)
         assert wide_nodes > chat_nodes

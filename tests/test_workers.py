@@ -60,7 +60,7 @@ def test_stopping_one_worker_leaves_the_other_whole(test_settings: Settings, neo
         answer = page.locator(CARDS).last
         labels = answer.locator(".rule-card").evaluate_all("cards => cards.map(c => c.dataset.label)")
         assert labels and page.locator(CARDS).count() == 2 and page.locator(GRAPHS).count() == 2
-        assert graph_nodes(page) >= 2
+        assert graph_nodes(page) >= 1  # a one-rule answer's path view is that rule alone
         assert page.get_by_text(NOTICE).count() == 0
         link = share_last_answer(page)
         assert link.startswith(f"{url_b}/answers/")
