@@ -8,6 +8,7 @@ from typing import Protocol
 from neo4j import Driver
 
 from core import graph_queries as gq
+from core.current_law import CurrentLaw
 from core.graph_queries import Reached, UnitRecord
 from core.retrieval.base import PathEdge
 
@@ -23,7 +24,7 @@ class GraphReader(Protocol):
 
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
 
-    def current_version(self, unit_id: str) -> list[PathEdge]: ...
+    def current_law(self, unit_id: str) -> CurrentLaw | None: ...
 
     def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]: ...
 
@@ -54,8 +55,8 @@ class Neo4jGraph:
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return gq.children(self.driver, self.database, unit_ids)
 
-    def current_version(self, unit_id: str) -> list[PathEdge]:
-        return gq.current_version(self.driver, self.database, unit_id)
+    def current_law(self, unit_id: str) -> CurrentLaw | None:
+        return gq.current_law(self.driver, self.database, unit_id)
 
     def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
         return gq.existing_edges(self.driver, self.database, edges)

@@ -77,5 +77,13 @@ VI_BARE_PART = re.compile(
     rf"|(?<!\w)(?i:điểm){_SP}(?P<pt_only>[a-zđ])(?!\w)"
 )
 
+# A whole instrument with no provision: "Luật Bảo hiểm y tế số 25/2008/QH12", "Nghị định số 146/2018/NĐ-CP",
+# "Directive 2014/65/EU". A provision pattern at the same place is longer and wins (_non_overlapping).
+VI_ACT = re.compile(
+    rf"(?<!\w)(?P<dtype>{_VI_TYPES})(?:(?:{_SP}[^\s\d,;:()\[\]]{{1,15}}){{1,8}}?{_SP}số|{_SP}số)?{_SP}"
+    rf"(?P<dnum>{_INSTRUMENT_NUMBER})(?![\w/])"
+)
+EN_ACT = re.compile(rf"(?<![\w/])(?P<dtype>{_EN_TYPES}){_SP}(?:No\.?{_OPT_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})(?![\w/])")
+
 PAREN_PART = re.compile(r"\(([0-9A-Za-z]{1,5})\)")
 ROMAN_LOWER = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xiv|xvi{0,3}|xix|xx)")
