@@ -53,6 +53,7 @@ class AmendmentEvent(BaseModel):
     source_id: str | None = None  # the amending unit, when an edge records it
     origin: str = "history"  # "edge" or "history"
     applied: bool = False  # an edge from the unit's own document: its text already shows the change
+    instructed: bool = False  # the edge's grammar read an instruction verb (not an edge typed by near words)
     note: str = ""
 
 
@@ -120,7 +121,8 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     for edge in exact:
         action = _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
         events.append(AmendmentEvent(action=action, date=edge.date, by=edge.source_label or edge.source_id,
-                                     source_id=edge.source_id, origin="edge", applied=edge.same_document))
+                                     source_id=edge.source_id, origin="edge", applied=edge.same_document,
+                                     instructed=edge.action is not None))
     events = _merged(events)
     law = CurrentLaw(unit_id=unit_id, label=label, status=status if status in INACTIVE else "in_force",
                      events=events, chain=list(chain or []))
@@ -238,3 +240,27 @@ def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]
                                  same_document=source is not None and source.document_id == unit.document_id))
     return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
                 longest_chain(unit_id, into))
+
+
+def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
+    """What an answer quoting these units must say about current law: a repeal, or newer words in an
+    amending act. Plain history (a Korean <개정> date) is no caveat. `graph` is a GraphReader; a graph
+    that cannot answer gives no caveat (the answer's graph-down notice says so already)."""
+    out: list[str] = []
+    for unit_id in unit_ids:
+        try:
+            law = graph.current_law(unit_id)
+        except Exception:  # noqa: BLE001 — the caveat is extra; the answer stands without it
+            return out
+        if law is None:
+            continue
+        if law.repealed:
+            out.append(law.lines()[0])
+        elif law.latest_id and law.chain:
+            # Only an instruction's own words: ADGM's untyped "are replaced by" pairs join two in-force rules.
+            first = next((e for e in law.events if e.source_id == law.chain[0].source), None)
+            if first is None or not first.instructed:
+                continue
+            name = next((e.by for e in law.events if e.source_id == law.latest_id), law.latest_id)
+            out.append(f"{law.label or unit_id} has newer words: {name} replaced or added to them; quote that text as current law.")
+    return out

@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from core.current_law import Incoming, read, read_parsed
+from core.retrieval.base import PathEdge
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import EdgeType
 from tests.eu_texts import ACT, AMENDED, UK_NOTES
@@ -16,10 +17,10 @@ _AMENDED = "Regulation (EU) No 600/2014, "
 _AMENDING = "Regulation (EU) 2021/77, "
 
 
-def _graph(tmp_path: Path, files: dict[str, str]) -> CorpusGraph:
+def _graph(tmp_path: Path, files: dict[str, str], corpus: str = "t") -> CorpusGraph:
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    return build_graph([tmp_path], "t", "generic")
+    return build_graph([tmp_path], corpus, "generic")
 
 
 def _laws(graph: CorpusGraph):
@@ -221,3 +222,51 @@ def test_history_records_of_every_grammar_read_alike() -> None:
     assert [(e.action, e.date) for e in events] == [("inserted", "2009-01-30"), ("amended", "2015-01-01"),
                                                      ("inserted", "2015-01-01"), ("replaced", "2019-02-01")]
     assert history_events({"amendment_history": "not json"}) == []
+
+
+def test_stored_graph_answers_current_law_and_the_tool_marks_the_repeal(tmp_path: Path, test_settings, neo4j_driver) -> None:
+    """The Cypher read (core.graph_queries.current_law) gives the parse's record, and the agent's
+    current_version tool shows a repealed unit as REPEALED with a notice, never as current text."""
+    from core import graph_queries as gq
+    from core.answer.deps import AnswerDeps, Evidence
+    from core.answer.graph import Neo4jGraph
+    from core.answer.tools import current_version
+    from core.stores.neo4j_store import edges_owned_by, write_document
+    from tests.support.answer_fakes import FakeRetriever
+
+    graph = _graph(tmp_path, {"act.txt": ACT, "amended.txt": AMENDED}, corpus="curlaw")
+    owned = edges_owned_by(graph.documents, graph.edges)
+    db = test_settings.neo4j_database
+    for document in graph.documents:
+        write_document(neo4j_driver, db, document, owned.get(document.id, []), graph.externals, "h")
+    units, law = _laws(graph)
+    for label in (_AMENDED + "Article 27(3)", _AMENDED + "Article 27(6)", _AMENDED + "Article 27", _AMENDED + "Article 27(8)"):
+        stored = gq.current_law(neo4j_driver, db, law(label).unit_id)
+        assert stored is not None and stored.model_dump() == law(label).model_dump(), label
+    assert gq.current_law(neo4j_driver, db, "curlaw/no-such-unit") is None
+    repealed = law(_AMENDED + "Article 27(6)")
+    deps = AnswerDeps(test_settings, "curlaw", "q", FakeRetriever(), Neo4jGraph(neo4j_driver, db))
+    deps.ledger.record(Evidence(gq.fetch_units(neo4j_driver, db, [repealed.unit_id])[repealed.unit_id], "seed"))
+    out = current_version(SimpleNamespace(deps=deps), repealed.unit_id)
+    assert "is REPEALED" in out and "Article 4(1)(b)" in out and any("REPEALED" in n for n in deps.notices)
+    replaced = law(_AMENDED + "Article 27(3)")
+    deps.ledger.record(Evidence(gq.fetch_units(neo4j_driver, db, [replaced.unit_id])[replaced.unit_id], "seed"))
+    out = current_version(SimpleNamespace(deps=deps), replaced.unit_id)
+    assert "in force; newest text in" in out and replaced.latest_id in deps.ledger  # the new words are evidence
+
+
+
+def test_answer_caveats_name_a_repeal_and_newer_words_but_not_plain_history(tmp_path: Path) -> None:
+    from core.current_law import caveats
+
+    graph = _graph(tmp_path, {"act.txt": ACT, "amended.txt": AMENDED, "ko.md": KO_ACT})
+    units, law = _laws(graph)
+    reader = SimpleNamespace(current_law=law)  # a GraphReader's current_law, over the parse
+    said = caveats(reader, [_AMENDED + "Article 27(6)", _AMENDED + "Article 27(3)", "보건법 제2조제1항"])
+    assert len(said) == 2 and "REPEALED" in said[0] and said[1].startswith(_AMENDED + "Article 27(3) has newer words")
+    chain = [PathEdge(source="r/a1", type="REPLACES", target="r/1")]
+    untyped = SimpleNamespace(current_law=lambda _: read("r/1", "R 1", "in_force", {},
+                                                         [Incoming(source_id="r/a1", type="REPLACES")], chain))
+    assert caveats(untyped, ["r/1"]) == []  # an edge typed by near words says nothing about current law
+    broken = SimpleNamespace(current_law=lambda _: 1 / 0)
+    assert caveats(broken, ["x"]) == []

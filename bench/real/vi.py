@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from bench.real.amendments import vi_checks
 from bench.real.checks import Check
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
@@ -34,7 +35,7 @@ def run(settings: Settings) -> list[Check]:
         return [Check(area=AREA, name="phapdien material", value="missing", target=str(path), ok=False)]
     body = _body(path.read_text(encoding="utf-8").splitlines())
     graph = build_graph([path], "vi-check", "generic")
-    return [*codification_checks(body, graph), *retrieval_checks()]
+    return [*codification_checks(body, graph), *vi_checks(graph), *retrieval_checks()]
 
 
 def _body(lines: list[str]) -> list[str]:
