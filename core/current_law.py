@@ -136,24 +136,24 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     removals = [e for e in events if e.action in REMOVING]
     if law.repealed and removals:
         law.repealed_by, law.repealed_on = removals[-1].by, removals[-1].date
-    elif law.repealed:
-        law.repealed_by = metadata.get("repealed_by", "")
     if not law.repealed:
         law.latest_id = _newest_text(law)
     return law
 
 
 def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
-    """Date order (undated last); one event per (action, date): a Korean `삭제 <2025.6.20>` tag and the
-    부칙 instruction of that date that deleted the unit are the same amendment, named by the instruction."""
-    out: dict[tuple[str, str | None], AmendmentEvent] = {}
+    """Date order (undated last). A history record and an edge of the same action and date are one
+    amendment (a Korean `삭제 <2025.6.20>` tag and the 부칙 instruction of that date that deleted the
+    unit), named by the edge; two edges or two records stay two."""
+    kept: list[AmendmentEvent] = []
     for event in events:
-        key = (event.action, event.date)
-        if event.date is None or key not in out:
-            out[key if event.date else (event.action, f"#{len(out)}")] = event
-        elif event.origin == "edge" and out[key].origin != "edge":
-            out[key] = event.model_copy(update={"note": out[key].note})
-    return sorted(out.values(), key=lambda e: (e.date is None, e.date or ""))
+        twin = next((n for n, k in enumerate(kept) if event.date and k.date == event.date
+                     and k.action == event.action and k.origin != event.origin), None)
+        if twin is None:
+            kept.append(event)
+        elif event.origin == "edge":
+            kept[twin] = event.model_copy(update={"note": kept[twin].note})
+    return sorted(kept, key=lambda e: (e.date is None, e.date or ""))
 
 
 def _newest_text(law: CurrentLaw) -> str | None:
