@@ -83,6 +83,7 @@ def test_the_packaged_embedder_reads_english_only():
     assert lexical_share(packaged, "en", 0.7) == 0.7
     assert lexical_share(packaged, "vi-pyvi", 0.7) == 1.0
     assert lexical_share(own, "vi-pyvi", 0.7) == 0.7
+    assert lexical_share(packaged, "vi-pyvi", 0.7, unread_weight=0.9) == 0.9
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +114,21 @@ def test_the_default_method_on_a_vietnamese_corpus(vi_corpus: str, test_settings
     assert first_article.split(" khoản")[0].endswith("Điều 3"), [h.label for h in hits[:5]]
     plain = get_retriever("bm25", test_settings).retrieve(RetrievalRequest(question=STATEMENT, corpus=vi_corpus)).hits
     assert "Điều 2" in plain[0].label  # the BM25 baseline keeps the plain statement: the quoted clause first
+
+
+def test_the_alqac_check_counts_only_a_run_that_holds_both_baselines(tmp_path: Path, monkeypatch):
+    import json
+
+    from bench.real import vi
+
+    def checks(methods: dict) -> list:
+        path = tmp_path / "run.json"
+        path.write_text(json.dumps({"methods": methods}))
+        monkeypatch.setattr(vi, "RETRIEVAL_RESULT", path)
+        return vi.retrieval_checks()
+
+    good = {"Recall@10": 0.9737, "Hit@1": 0.92}
+    assert [c.ok for c in checks({"bm25": good, "dense": good, "citewalk": good})] == [True, True]
+    assert [c.ok for c in checks({"citewalk": good})] == [False, False]
+    assert [c.ok for c in checks({"bm25": good, "dense": good, "citewalk": {"Recall@10": 0.96, "Hit@1": 0.9}})] == [
+        False, True]

@@ -99,11 +99,16 @@ def retrieval_checks() -> list[Check]:
         return [Check(area=AREA, name="alqac retrieval result", value="missing", target=str(RETRIEVAL_RESULT), ok=False)]
     report = json.loads(RETRIEVAL_RESULT.read_text())
     default = report["methods"].get("citewalk", {})
+    # The figure counts from one run that also holds the two baselines.
+    same_run = {"bm25", "dense"} <= set(report["methods"])
+    baselines = {m: {"Recall@10": v.get("Recall@10"), "Hit@1": v.get("Hit@1")}
+                 for m, v in report["methods"].items() if m != "citewalk"}
     return [
         Check(area=AREA, name="alqac gold in top 10 (citewalk)", value=default.get("Recall@10", 0.0), target=">= 0.97",
-              ok=default.get("Recall@10", 0.0) >= 0.97, detail={"methods": sorted(report["methods"])}),
+              ok=same_run and default.get("Recall@10", 0.0) >= 0.97,
+              detail={"methods": sorted(report["methods"]), "same_run": baselines}),
         Check(area=AREA, name="alqac gold first (citewalk)", value=default.get("Hit@1", 0.0), target=">= 0.85",
-              ok=default.get("Hit@1", 0.0) >= 0.85),
+              ok=same_run and default.get("Hit@1", 0.0) >= 0.85),
     ]
 
 

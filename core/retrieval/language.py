@@ -19,6 +19,7 @@ def embedder_reads(settings: Settings, analyzer_name: str) -> bool:
     return bool(settings.embedding_model) or language_of(analyzer_name) in PACKAGED_EMBEDDER_LANGUAGES
 
 
-def lexical_share(settings: Settings, analyzer_name: str, lexical_weight: float) -> float:
-    """The BM25 share of the score fusion: the configured one, or all of it when the embedder cannot read the corpus."""
-    return lexical_weight if embedder_reads(settings, analyzer_name) else 1.0
+def lexical_share(settings: Settings, analyzer_name: str, lexical_weight: float, unread_weight: float = 1.0) -> float:
+    """The BM25 share of the score fusion: the configured one, or `unread_weight` (all of it by default) when
+    the embedder cannot read the corpus."""
+    return lexical_weight if embedder_reads(settings, analyzer_name) else unread_weight

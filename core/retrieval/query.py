@@ -52,8 +52,9 @@ class Query:
         started = time.perf_counter()
         scores = self.stores.context_lexical_scores(self.request.question)
         split = answer_split(self.request.question)
-        if split is not None:
-            scores = with_stem(scores, self.stores.context_lexical_scores(split[0]))
+        share = self.stores.config.stem_share
+        if split is not None and share > 0:
+            scores = with_stem(scores, self.stores.context_lexical_scores(split[0]), share)
         self.timed("lexical", started)
         return scores
 
@@ -61,7 +62,8 @@ class Query:
         """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1); BM25 alone
         when the embedder cannot read the corpus's language (language.py)."""
         lexical = self.lexical if lexical is None else lexical
-        weight = lexical_share(self.stores.settings, self.stores.lexical.analyzer.name, lexical_weight)
+        weight = lexical_share(self.stores.settings, self.stores.lexical.analyzer.name, lexical_weight,
+                               self.stores.config.unread_lexical_weight)
         dense = self.dense if dense is None else dense
         return fuse_scores(lexical, np.where(self.mask, dense, -1.0), weight)
 

@@ -14,8 +14,6 @@ from core.retrieval.fusion import scaled_to_best
 
 # "Answer:" markers of Vietnamese question sets ("Trả lời:", "Đáp án:"), matched as written or lower-cased.
 _ANSWER_MARK = re.compile(r"\s*(?:trả lời|đáp án)\s*:\s*", re.I)
-# Share of the stem's own BM25 next to the whole statement's: equal, not fitted.
-STEM_SHARE = 0.5
 
 
 def answer_split(question: str) -> tuple[str, str] | None:
@@ -27,7 +25,7 @@ def answer_split(question: str) -> tuple[str, str] | None:
     return (stem, answer) if stem and answer else None
 
 
-def with_stem(whole: np.ndarray, stem: np.ndarray) -> np.ndarray:
-    """Each BM25 list over its own best, the stem's weighted in: an article the stem names (its title)
-    rises even where the option quotes another article word for word."""
-    return ((1 - STEM_SHARE) * scaled_to_best(whole) + STEM_SHARE * scaled_to_best(stem)).astype(np.float32)
+def with_stem(whole: np.ndarray, stem: np.ndarray, share: float = 0.5) -> np.ndarray:
+    """Each BM25 list over its own best, the stem's weighted in (equal shares by default, not fitted): an
+    article the stem names (its title) rises even where the option quotes another article word for word."""
+    return ((1 - share) * scaled_to_best(whole) + share * scaled_to_best(stem)).astype(np.float32)
