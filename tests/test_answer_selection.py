@@ -128,3 +128,13 @@ def test_follow_records_edges_between_search_hits_it_did_not_expand():
     assert {"r1", "r2"} <= set(deps.ledger.ids())
     run_follow(deps, ["r3"], ["REFERENCES"])  # expands r3 only, which cites nothing
     assert ("r2", "REFERENCES", "r1") in deps.ledger.edges
+
+
+def test_scorer_is_independent_of_term_order():
+    """Equal coverage must tie exactly whatever order the weights were built in (the string-hash seed decides
+    that order), so the tie-break, not float rounding, picks between equally good sentences."""
+    weights = {"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.6}
+    forward, backward = Scorer(dict(weights)), Scorer(dict(reversed(list(weights.items()))))
+    for scorer in (forward, backward):
+        assert scorer.score_terms({"a", "b", "c"}) == scorer.score_terms({"d"})
+    assert forward.score_terms({"a", "b", "c"}) == backward.score_terms({"a", "b", "c"})

@@ -33,7 +33,8 @@ class Scorer:
 
     @classmethod
     def for_question(cls, question: str, ledger: EvidenceLedger) -> Scorer:
-        terms = set(terms_of(question))
+        # Sorted, so the weights (and every sum over them) do not depend on the process's string-hash seed.
+        terms = sorted(set(terms_of(question)))
         docs = [set(unit_tokens(e)) for e in ledger.units.values()]
         n = max(1, len(docs))
         df = Counter(t for doc in docs for t in doc if t in terms)
@@ -44,10 +45,12 @@ class Scorer:
         return self.score_terms(set(terms_of(text)))
 
     def score_terms(self, present: set[str]) -> float:
-        total = sum(self.weights.values())
+        # fsum is exact, so two texts covering terms of equal weight tie exactly and the tie-break decides,
+        # not the order in which floats happened to be added.
+        total = math.fsum(self.weights.values())
         if not total:
             return 0.0
-        return sum(w for t, w in self.weights.items() if t in present) / total
+        return math.fsum(w for t, w in self.weights.items() if t in present) / total
 
 
 @dataclass
