@@ -33,10 +33,10 @@ $(CHROMIUM):
 install: $(REQ_STAMP) $(CHROMIUM)
 
 neo4j: install
-	$(PY) -m core.services.neo4j_server start
+	$(PY) -m core.neo4j_local start
 
 neo4j-stop:
-	$(PY) -m core.services.neo4j_server stop
+	$(PY) -m core.neo4j_local stop
 
 ingest-demo: neo4j
 	@$(PY) -m core.demo_corpus ingest $(DEMO_CORPUS)

@@ -44,7 +44,7 @@ ANONYMOUS = "anonymous"
 
 @lru_cache(maxsize=1)
 def graph_driver() -> Driver:
-    return connect(settings, start_local=False)
+    return connect(settings, serving=True)
 
 
 def graph_driver_or_none() -> Driver | None:

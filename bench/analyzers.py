@@ -25,7 +25,7 @@ def swap_analyzer(settings, corpus: str, name: str) -> float:
     """Rebuilds the opened stores' lexical indexes with analyzer `name`; returns the build seconds."""
     from core.stores.neo4j_store import connect, corpus_units
 
-    driver = connect(settings, start_local=False)
+    driver = connect(settings, serving=True)
     try:
         rows = corpus_units(driver, settings.neo4j_database, corpus)
     finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bench.generator.build import BuildOptions, BuildReport, build, llm_generator, template_generator
 from bench.generator.pool import hybrid_pool
+from core import neo4j_local
 from core.settings import get_settings
 
 
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = get_settings()
     options = BuildOptions(corpus=args.corpus, n=args.n, seed=args.seed, pool_k=args.pool_k)
+    neo4j_local.ensure_running(settings)
     driver = connect(settings)
     db = settings.neo4j_database
     try:

@@ -205,7 +205,7 @@ def _app_env(password: str, app_dir: Path) -> dict[str, str]:
 
 
 async def drive(fleet: Fleet, password: str, args: argparse.Namespace, startup: dict) -> dict:
-    from core.services.neo4j_server import running_pid
+    from core.neo4j_local import running_pid
 
     samples: list[Sample] = []
     memory: list[dict] = []

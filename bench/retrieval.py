@@ -66,7 +66,7 @@ def label_members(settings: Settings, corpus: str, labels: set[str]) -> dict[str
     """unit id → gold label for every unit at or below a labelled unit (CONTAINS), one query."""
     from core.stores.neo4j_store import connect
 
-    driver = connect(settings, start_local=False)
+    driver = connect(settings, serving=True)
     try:
         records, _, _ = driver.execute_query(
             "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "

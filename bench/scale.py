@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core import graph_queries
+from core import graph_queries, neo4j_local
 from core.settings import get_settings
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
 
@@ -117,7 +117,6 @@ def free_port() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.services import neo4j_server
     from core.stores.neo4j_store import connect
 
     parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.splitlines()[0])
@@ -133,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(7)
     report: dict = {"units": args.units, "node_cap": args.node_cap}
     try:
+        neo4j_local.start(settings)
         driver = connect(settings)
         database = settings.neo4j_database
         contains, refs = synthetic_edges(args.units, rng)
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         driver.close()
         report["store_mb"] = round(sum(p.stat().st_size for p in (data_dir / "neo4j").rglob("*") if p.is_file()) / 2**20, 1)
     finally:
-        neo4j_server.stop(settings)
+        neo4j_local.stop(settings)
         shutil.rmtree(data_dir, ignore_errors=True)
     print(json.dumps(report, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)

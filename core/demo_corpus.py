@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from core import neo4j_local
 from core.settings import REPO_ROOT, Settings, get_settings
 
 SAMPLE = REPO_ROOT / "examples" / "sample-corpus"
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         return ingest_main([str(path), "--corpus", corpus])
     from core.stores import neo4j_store
 
+    neo4j_local.ensure_running(settings)
     driver = neo4j_store.connect(settings)
     try:
         counts = neo4j_store.corpus_counts(driver, settings.neo4j_database, corpus)

@@ -54,15 +54,16 @@ def test_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 
 @pytest.fixture(scope="session")
 def neo4j_driver(test_settings: Settings) -> Iterator:
-    from core.services import neo4j_server
+    from core import neo4j_local
     from core.stores import neo4j_store
 
+    neo4j_local.ensure_running(test_settings)
     driver = neo4j_store.connect(test_settings)
     neo4j_store.ensure_schema(driver, test_settings.neo4j_database)
     yield driver
     driver.close()
     if not test_settings.neo4j_uri:
-        neo4j_server.stop(test_settings)
+        neo4j_local.stop(test_settings)
 
 
 @pytest.fixture(scope="session")

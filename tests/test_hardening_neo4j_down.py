@@ -18,7 +18,7 @@ from core.chat.evidence import answer_view
 from core.chat.limits import limited
 from core.render.markdown import answer_markdown
 from core.retrieval import stores as retrieval_stores
-from core.services import neo4j_server
+from core import neo4j_local
 from core.settings import Settings
 from tests.app_process import app_env, running_app
 from tests.hardening_support import DISCLOSURE_QUESTION, api_client, ingest, private_neo4j, write_tiny_corpus
@@ -60,7 +60,7 @@ def _expanded(envelope: AnswerEnvelope) -> set[str]:
 @pytest.fixture()
 def restart_afterwards(private_neo4j: Settings) -> Iterator[None]:
     yield
-    neo4j_server.start(private_neo4j)  # whatever the test did, the next one finds Neo4j up
+    neo4j_local.start(private_neo4j)  # whatever the test did, the next one finds Neo4j up
 
 
 def test_service_degrades_and_recovers(private_neo4j: Settings, corpus: str, restart_afterwards) -> None:
@@ -68,7 +68,7 @@ def test_service_degrades_and_recovers(private_neo4j: Settings, corpus: str, res
     assert up.error is None and up.answer.rules and not _graph_notices(up.notices)
     assert _expanded(up), "with Neo4j up the answer should use units reached over citations"
 
-    neo4j_server.stop(private_neo4j)
+    neo4j_local.stop(private_neo4j)
     down = _ask(private_neo4j)
     assert down.error is None and down.answer.rules, "retrieval alone must still answer"
     assert _graph_notices(down.notices), down.notices
@@ -77,7 +77,7 @@ def test_service_degrades_and_recovers(private_neo4j: Settings, corpus: str, res
     view = answer_view(None, private_neo4j.neo4j_database, down)
     assert any("graph" in line.lower() and "Note" in line for line in answer_markdown(view).splitlines())
 
-    neo4j_server.start(private_neo4j)
+    neo4j_local.start(private_neo4j)
     back = _ask(private_neo4j)
     assert back.error is None and not _graph_notices(back.notices) and _expanded(back)
 
@@ -90,7 +90,7 @@ def test_app_degrades_and_recovers_over_http(private_neo4j: Settings, corpus: st
         up = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
         assert up.status_code == 200 and not _graph_notices(up.json()["notices"])
 
-        neo4j_server.stop(private_neo4j)
+        neo4j_local.stop(private_neo4j)
         down = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION, "share": True})
         assert down.status_code == 200, down.text
         body = down.json()
@@ -99,7 +99,7 @@ def test_app_degrades_and_recovers_over_http(private_neo4j: Settings, corpus: st
         page = client.get(body["permalink"])
         assert page.status_code == 200 and _graph_notices(body["notices"])[0].split(":")[0] in page.text
 
-        neo4j_server.start(private_neo4j)
+        neo4j_local.start(private_neo4j)
         back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION})
         assert back.status_code == 200 and not _graph_notices(back.json()["notices"])
         client.close()
@@ -107,7 +107,7 @@ def test_app_degrades_and_recovers_over_http(private_neo4j: Settings, corpus: st
 
 def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, tmp_path_factory,
                                         restart_afterwards) -> None:
-    neo4j_server.stop(private_neo4j)
+    neo4j_local.stop(private_neo4j)
     env = app_env(private_neo4j, {}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS}
     with running_app(env, tmp_path_factory.mktemp("app-cold-down") / "chainlit.log") as url:
         client = api_client(url, *ADMIN)
@@ -116,7 +116,7 @@ def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, t
         body = down.json()
         assert body["error"] is None and body["answer"]["rules"] and _graph_notices(body["notices"])
 
-        neo4j_server.start(private_neo4j)
+        neo4j_local.start(private_neo4j)
         back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION}).json()
         assert not _graph_notices(back["notices"]), back["notices"]
         # Labels and headings come from the graph: stores opened during the outage must not keep lacking them.
@@ -127,11 +127,11 @@ def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, t
 def test_stores_opened_during_an_outage_are_reloaded_when_neo4j_is_back(
         private_neo4j: Settings, corpus: str, restart_afterwards, monkeypatch) -> None:
     monkeypatch.setattr(retrieval_stores, "_OPEN", {})  # this process has not opened the corpus yet
-    neo4j_server.stop(private_neo4j)
+    neo4j_local.stop(private_neo4j)
     cold = retrieval_stores.open_stores(private_neo4j, CORPUS)
     assert not cold.graph_info and not cold.order and not any(u.label for u in cold.units.values())
 
-    neo4j_server.start(private_neo4j)
+    neo4j_local.start(private_neo4j)
     _ask(private_neo4j)  # a question's expansion reconnects the graph driver
     deadline = time.monotonic() + 120
     while (warm := retrieval_stores.open_stores(private_neo4j, CORPUS)) is cold and time.monotonic() < deadline:

@@ -112,7 +112,7 @@ def _graph_for(settings: Settings) -> GraphReader:
     if key not in _GRAPHS:
         from core.stores.neo4j_store import connect
 
-        _GRAPHS[key] = Neo4jGraph(connect(settings, start_local=False), settings.neo4j_database)
+        _GRAPHS[key] = Neo4jGraph(connect(settings, serving=True), settings.neo4j_database)
     return _GRAPHS[key]
 
 

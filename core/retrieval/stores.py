@@ -51,7 +51,7 @@ class GraphAccess:
             if time.monotonic() - self._last_try < _RECONNECT_EVERY_S and self._last_try:
                 raise GraphStoreError("Neo4j was unreachable moments ago; retrying shortly")
             self._last_try = time.monotonic()
-            self._driver = connect(self.settings, start_local=False)
+            self._driver = connect(self.settings, serving=True)
             return self._driver
 
     def call(self, fn: Callable[[Driver, str], T], fallback: T) -> tuple[T, str | None]:

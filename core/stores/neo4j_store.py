@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from neo4j import Driver, GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
-from core.settings import Settings
+from core.settings import Settings, neo4j_connection
 from ingest.models import Document, Edge, EdgeType, ExternalRef, LegalUnit
 
 
@@ -32,17 +32,18 @@ SCHEMA = (
 )
 
 
-# Serving processes (start_local=False) fail a query at once when Neo4j is down: every graph read there
+# Serving processes (serving=True) fail a query at once when Neo4j is down: every graph read there
 # degrades to "no expansion", and the driver's default 30 s of retries per query would hang each answer.
 SERVING_RETRY_S = 0.0
 
 
-def connect(settings: Settings, start_local: bool = True) -> Driver:
-    """A verified driver: NEO4J_URI when set, else the project's local server (started if asked)."""
-    from core.services.neo4j_server import connection_info, ensure_running
+def connect(settings: Settings, *, serving: bool = False) -> Driver:
+    """A verified driver: NEO4J_URI when set, else the project's local server on loopback.
 
-    conn = ensure_running(settings) if start_local else connection_info(settings)
-    retry = {} if start_local else {"max_transaction_retry_time": SERVING_RETRY_S}
+    It starts nothing: tools that want the local server up start it first (core.neo4j_local, `make neo4j`).
+    """
+    conn = neo4j_connection(settings)
+    retry = {"max_transaction_retry_time": SERVING_RETRY_S} if serving else {}
     # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.
     driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF", **retry)
     try:
