@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bench.stats import percentile
 from bench.api_client import ask, same_session, signed_in
 from bench.fleet import Fleet, Restart
 from core.settings import REPO_ROOT, get_settings
@@ -62,13 +63,6 @@ class Sample:
     error: str | None = None
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
 def rss_mib(pid: int) -> float:

@@ -16,6 +16,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
+from bench.stats import percentile
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.registry import DEFAULT_METHOD, RETRIEVERS, get_retriever
 from core.settings import Settings, get_settings
@@ -141,9 +142,7 @@ def breakdowns(questions: list[Question], run, k: int) -> dict[str, dict[str, di
 
 
 def percentiles(latencies: list[float]) -> dict[str, float]:
-    if not latencies:
-        return {"p50": 0.0, "p95": 0.0}
-    return {"p50": round(float(np.percentile(latencies, 50)), 1), "p95": round(float(np.percentile(latencies, 95)), 1)}
+    return {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)}
 
 
 def write_trec(path: Path, runs: dict[str, dict[str, list[tuple[str, float]]]]) -> None:

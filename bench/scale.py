@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.stats import percentile
 from core import graph_queries, neo4j_local
 from core.settings import get_settings
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
@@ -78,7 +79,7 @@ def measure(driver, database: str, n: int, rng: np.random.Generator, hops: int, 
 
 
 def _percentiles(latencies: list[float]) -> dict:
-    return {"p50_ms": round(float(np.percentile(latencies, 50)), 2), "p95_ms": round(float(np.percentile(latencies, 95)), 2)}
+    return {"p50_ms": round(percentile(latencies, 50), 2), "p95_ms": round(percentile(latencies, 95), 2)}
 
 
 def measure_groups(
