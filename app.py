@@ -5,8 +5,8 @@ import asyncio
 from functools import lru_cache
 
 import chainlit as cl
-from chainlit.logger import logger
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from chainlit.logger import logger
 from chainlit.server import app as fastapi_app
 from chainlit.types import ThreadDict
 from neo4j import Driver
@@ -17,14 +17,14 @@ from core.chat import offline_page
 from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
-from core.chat.element_faults import add_notice, send_each
 from core.chat.corpora import ingested_corpora, ordered_corpora
+from core.chat.element_faults import add_notice, send_each
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.starters import starters_for
+from core.chat.storage import LocalStorageClient
 from core.chat.stored_views import stored_view
 from core.chat.warmup import warm_up
-from core.chat.storage import LocalStorageClient
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
 from core.serve import files_folder_warning

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import retrieval
-from bench.stats import percentile
 from bench.report import print_and_save
+from bench.stats import percentile
 from core.answer.deps import open_stores
 from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope

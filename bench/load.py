@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.stats import percentile
 from bench.api_client import ask, same_session, signed_in
 from bench.fleet import Fleet, Restart
+from bench.stats import percentile
 from core.settings import REPO_ROOT, get_settings
 
 RESULTS = REPO_ROOT / "bench" / "results"
@@ -125,7 +125,7 @@ async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Ev
                     "neo4j_mib": rss_mib(neo4j_pid) if neo4j_pid else None})
         try:
             await asyncio.wait_for(stop.wait(), timeout=2)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 

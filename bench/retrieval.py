@@ -106,7 +106,8 @@ def as_labels(ranked: list[tuple[str, float]], members: dict[str, str]) -> list[
 
 
 def evaluate(questions: list[Question], run: dict[str, list[tuple[str, float]]], k: int) -> dict[str, float]:
-    from ranx import Qrels, Run, evaluate as ranx_evaluate
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
 
     qrels = Qrels({q.id: {g: 1 for g in q.gold} for q in questions if q.gold})
     # ranx orders by score; rank-derived scores keep each method's own order exactly (ties included).

@@ -89,8 +89,8 @@ def run_ingest(
 
 def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
                  quiet: bool) -> None:
-    from core.embeddings import get_embedder
     from core.analyzers import choose_analyzer
+    from core.embeddings import get_embedder
     from core.lexical import LexicalIndex, unit_search_text
     from core.stores import chroma_store, neo4j_store
 

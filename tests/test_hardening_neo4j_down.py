@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from core import neo4j_local
 from core.answer.deps import open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question_async
@@ -18,7 +19,6 @@ from core.chat.evidence import answer_view
 from core.chat.limits import limited
 from core.render.markdown import answer_markdown
 from core.retrieval import stores as retrieval_stores
-from core import neo4j_local
 from core.settings import Settings
 from tests.app_process import app_env, running_app
 from tests.hardening_support import DISCLOSURE_QUESTION, api_client, ingest, private_neo4j, write_tiny_corpus

@@ -8,7 +8,12 @@ from __future__ import annotations
 import time
 
 from pydantic_ai import (
-    ModelHTTPError, ModelRequestTimeout, ModelTimeoutError, RunTimedOut, UnexpectedModelBehavior, UsageLimitExceeded,
+    ModelHTTPError,
+    ModelRequestTimeout,
+    ModelTimeoutError,
+    RunTimedOut,
+    UnexpectedModelBehavior,
+    UsageLimitExceeded,
     capture_run_messages,
 )
 from pydantic_ai.exceptions import OutputTokenLimitExceeded

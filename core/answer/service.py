@@ -11,9 +11,19 @@ from pydantic_ai.models import Model
 from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, EvidenceLedger, Stores, open_stores
 from core.answer.events import (
-    AnswerEvent, EventSink, Finished, NoticeEvent, PartialAnswer, ProvisionalAnswer, RuleCard, StepFinished, StepStarted, ignore,
+    AnswerEvent,
+    EventSink,
+    Finished,
+    NoticeEvent,
+    PartialAnswer,
+    ProvisionalAnswer,
+    RuleCard,
+    StepFinished,
+    StepStarted,
+    ignore,
 )
-from core.answer.extractive import MODEL_NAME as EXTRACTIVE, extractive_model
+from core.answer.extractive import MODEL_NAME as EXTRACTIVE
+from core.answer.extractive import extractive_model
 from core.answer.llm import chat_model
 from core.answer.llm_run import run_llm
 from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun

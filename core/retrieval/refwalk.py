@@ -3,7 +3,6 @@ containment) with decay δ (max over paths), every candidate scored under three 
 Reciprocal Rank MAX; authority tiers ≥ 2 multiplied by μ."""
 from __future__ import annotations
 
-
 from core.retrieval.base import Provenance
 from core.retrieval.expansion import neighbour_edges, with_current_versions
 from core.retrieval.fusion import rrm, top_indices

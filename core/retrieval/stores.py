@@ -90,7 +90,7 @@ class CorpusStores:
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
 
     @classmethod
-    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> "CorpusStores":
+    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
         from core.embeddings import get_embedder
         from core.stores import chroma_store
 
@@ -221,7 +221,7 @@ class CorpusStores:
             parent = info.parent_id
         return out[::-1]
 
-    def warm(self) -> "CorpusStores":
+    def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
         _ = self.context_lexical, self.adjacent, self.first_windows
         return self
