@@ -53,7 +53,7 @@ def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEn
             for question in QUESTIONS:
                 events: list[AnswerEvent] = []
 
-                async def collect(event: AnswerEvent) -> None:
+                async def collect(event: AnswerEvent, events: list[AnswerEvent] = events) -> None:
                     events.append(event)
 
                 chat = await chat_envelope(question, options, test_settings, collect)

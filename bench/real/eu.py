@@ -102,7 +102,7 @@ class _Where:
             for line in unit.text.split("\n"):
                 queues.setdefault(line.strip(), []).append(unit)
         self._located: list[tuple[LegalUnit, int] | None] = []
-        for number, line in enumerate(act.raw):
+        for line in act.raw:
             queue = queues.get(line.strip())
             unit = queue.pop(0) if queue else None
             self._located.append((unit, unit.text.find(line.strip())) if unit is not None else None)
@@ -186,7 +186,7 @@ def _other_acts(act: _Act, short: str) -> Check:
 def _recitals(act: _Act, short: str) -> Check:
     raw_count = 0
     stage = "head"
-    for number, line in enumerate(act.raw):
+    for line in act.raw:
         text = line.strip()
         if stage == "head" and text.startswith("Whereas"):
             stage = "recitals"
