@@ -14,7 +14,7 @@ REQ_STAMP := $(VENV)/.runtime-$(shell cat requirements.txt | sha1sum | cut -c1-1
 DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install install-dev neo4j neo4j-stop ingest-demo demo app test bench clean-data
+.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench clean-data
 
 python:
 	@echo $(PY)
@@ -60,7 +60,12 @@ app: install
 	@echo "Citewalk chat: http://127.0.0.1:8000"
 	$(PY) -m core.serve --host 127.0.0.1 --port 8000
 
-test: install-dev
+# Lint and types first (seconds, caches under ~/.cache/citewalk so CI clones reuse them), then every test.
+check: install-dev
+	$(PY) -m ruff check --cache-dir $(CITEWALK_CACHE)/ruff .
+	$(PY) -m mypy --cache-dir $(CITEWALK_CACHE)/mypy
+
+test: check
 	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 

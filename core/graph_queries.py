@@ -8,9 +8,9 @@ other relationship groups are never read. `expand` walks up to HOPS_PER_QUERY ho
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from neo4j import Driver, RoutingControl
+from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
 from core.retrieval.base import PathEdge
@@ -54,7 +54,7 @@ def _pattern(types: list[str], direction: Direction) -> str:
     return PATTERNS[direction].format(types="|".join(EdgeType(t).value for t in types))
 
 
-def _record(row) -> UnitRecord:
+def _record(row: Record | dict[str, Any]) -> UnitRecord:
     data = {k: v for k, v in dict(row).items() if v is not None}
     return UnitRecord(**data)
 
@@ -131,7 +131,7 @@ def expand(
     types = checked_types(edge_types)
     hops, cap, limit = max(0, int(max_hops)), int(node_cap), int(limit_per_unit)
     seeds = list(dict.fromkeys(seed_ids))
-    front: list[dict] = [{"id": s, "seed": s, "path": []} for s in seeds]
+    front: list[dict[str, Any]] = [{"id": s, "seed": s, "path": []} for s in seeds]
     seen: list[str] = list(seeds)
     reached: list[Reached] = []
     walked = 0

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
-from neo4j import Driver, GraphDatabase
+from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from core.settings import Settings, neo4j_connection
@@ -43,7 +44,7 @@ def connect(settings: Settings, *, serving: bool = False) -> Driver:
     It starts nothing: tools that want the local server up start it first (core.neo4j_local, `make neo4j`).
     """
     conn = neo4j_connection(settings)
-    retry = {"max_transaction_retry_time": SERVING_RETRY_S} if serving else {}
+    retry: dict[str, Any] = {"max_transaction_retry_time": SERVING_RETRY_S} if serving else {}
     # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.
     driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF", **retry)
     try:
@@ -67,7 +68,7 @@ def ensure_schema(driver: Driver, database: str) -> None:
             session.run(statement).consume()
 
 
-def _unit_row(unit: LegalUnit) -> dict:
+def _unit_row(unit: LegalUnit) -> dict[str, Any]:
     return {
         "id": unit.id,
         "props": {
@@ -87,7 +88,7 @@ def _unit_row(unit: LegalUnit) -> dict:
     }
 
 
-def _edge_row(edge: Edge) -> dict:
+def _edge_row(edge: Edge) -> dict[str, Any]:
     return {
         "source": edge.source,
         "target": edge.target,
@@ -121,7 +122,7 @@ def write_document(
         session.execute_write(_write_document_tx, document, edges, externals, content_hash)
 
 
-def _write_document_tx(tx, document: Document, edges: list[Edge], externals: list[ExternalRef], content_hash: str) -> None:
+def _write_document_tx(tx: ManagedTransaction, document: Document, edges: list[Edge], externals: list[ExternalRef], content_hash: str) -> None:
     doc_id = document.id
     tx.run(
         "MERGE (d:Document {id: $id}) SET d.corpus = $corpus, d.title = $title, d.names = $names, "
@@ -149,7 +150,7 @@ def _write_document_tx(tx, document: Document, edges: list[Edge], externals: lis
         "UNWIND $ids AS id MERGE (t:Unit {id: id}) ON CREATE SET t.pending = true, t.corpus = $corpus",
         ids=sorted({e.target for e in edges if e.resolution != "external"}), corpus=document.corpus,
     ).consume()
-    by_type: dict[EdgeType, list[dict]] = defaultdict(list)
+    by_type: dict[EdgeType, list[dict[str, Any]]] = defaultdict(list)
     for edge in edges:
         by_type[edge.type].append(_edge_row(edge))
     for edge_type, rows in by_type.items():
@@ -191,7 +192,7 @@ def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: l
         return {r["key"]: r["id"] for r in result}
 
 
-def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict]:
+def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
     """All units of a corpus, as the lexical index and retrievers need them."""
     with driver.session(database=database) as session:
         result = session.run(
@@ -217,5 +218,5 @@ def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[
                 "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
             )
         }
-        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single()["n"]
+        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
     return {"units": units, "edges": edges, "externals": {"External": externals}}
