@@ -19,7 +19,8 @@ STARTS_A_SERVICE = ("running_app(", "neo4j_local.", "postgres_cluster(", "chroma
 
 def _sources(item: pytest.Item) -> str:
     """The test's own code and its fixtures' code, where a started service or browser shows."""
-    funcs = [getattr(item, "function", None)]
+    own = getattr(item, "function", None)
+    funcs = [own] if own is not None else []
     funcs += [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]  # type: ignore[attr-defined]
     parts = []
     for func in funcs:
