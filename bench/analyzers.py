@@ -19,17 +19,14 @@ from core.analyzers import get_analyzer
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.stores import open_stores
 from core.settings import get_settings
+from core.stores.graph_reader import reader_for
 
 
 def swap_analyzer(settings, corpus: str, name: str) -> float:
     """Rebuilds the opened stores' lexical indexes with analyzer `name`; returns the build seconds."""
-    from core.stores.neo4j_store import connect, corpus_units
+    from core.stores.queries import corpus_units
 
-    driver = connect(settings, serving=True)
-    try:
-        rows = corpus_units(driver, settings.neo4j_database, corpus)
-    finally:
-        driver.close()
+    rows = corpus_units(reader_for(settings).driver(), settings.neo4j_database, corpus)
     started = time.perf_counter()
     index = LexicalIndex.build([r["id"] for r in rows],
                                [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows],

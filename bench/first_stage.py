@@ -103,11 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     questions, fmt, by_label = load_questions(args.questions, args.format, args.limit)
     if by_label:
         parser.error("gold given as labels: this sweep needs gold unit ids")
-    stores = open_stores(get_settings(), args.corpus)
-    try:
-        report = sweep(stores, questions, args.k)
-    finally:
-        stores.close()
+    report = sweep(open_stores(get_settings(), args.corpus), questions, args.k)
     metrics = [f"Recall@{args.k}", "MAP@10", "nDCG@10", "FullCov@10"]
     print(f"{'variant':40s}" + "".join(f"{m:>12s}" for m in metrics))
     for name, values in report.items():

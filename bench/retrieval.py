@@ -20,6 +20,8 @@ from bench.stats import percentile
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.registry import DEFAULT_METHOD, RETRIEVERS, get_retriever
 from core.settings import Settings, get_settings
+from core.stores import queries
+from core.stores.graph_reader import reader_for
 
 Format = Literal["xrefrag", "obliqa", "units"]
 RUN_DEPTH = 100
@@ -65,18 +67,7 @@ def load_questions(path: Path, fmt: Format | None, limit: int | None) -> tuple[l
 
 def label_members(settings: Settings, corpus: str, labels: set[str]) -> dict[str, str]:
     """unit id → gold label for every unit at or below a labelled unit (CONTAINS), one query."""
-    from core.stores.neo4j_store import connect
-
-    driver = connect(settings, serving=True)
-    try:
-        records, _, _ = driver.execute_query(
-            "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "
-            "MATCH (u)-[:CONTAINS*0..12]->(d:Unit) RETURN DISTINCT d.id AS id, label",
-            labels=sorted(labels), corpus=corpus, database_=settings.neo4j_database,
-        )
-    finally:
-        driver.close()
-    return {r["id"]: r["label"] for r in records}
+    return queries.label_members(reader_for(settings).driver(), settings.neo4j_database, corpus, labels)
 
 
 def run_method(name: str, questions: list[Question], corpus: str, settings: Settings, depth: int

@@ -4,7 +4,7 @@ python -m bench.scale [--units 1000000] [--out bench/results/scale.json]
 
 Shape: documents of ~2,500 units in a containment tree (part › section › paragraph), and citations
 with a realistic degree (ADGM: 0.7 REFERENCES per unit, heavy-tailed; 70% inside the document, hubs
-cited by many). Loaded with UNWIND batches; then expansion latency via core.graph_queries.expand
+cited by many). Loaded with UNWIND batches; then expansion latency via core.stores.queries.expand
 (the code retrieval uses: one typed-pattern query per expansion) for 1 and 2 hops with the node cap,
 from random seed sets of 5; the graph retriever's per-type-group calls with a Zipf hub among the
 seeds; and a bare `RETURN 1` round trip for scale.
@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from bench.stats import percentile
-from core import graph_queries, neo4j_local
+from core import neo4j_local
+from core.stores import queries as graph_queries
 from core.settings import get_settings
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
 

@@ -43,12 +43,12 @@ def main(argv: list[str] | None = None) -> int:
         from ingest.__main__ import main as ingest_main
 
         return ingest_main([str(path), "--corpus", corpus])
-    from core.stores import neo4j_store
+    from core.stores import neo4j_store, queries
 
     neo4j_local.ensure_running(settings)
     driver = neo4j_store.connect(settings)
     try:
-        counts = neo4j_store.corpus_counts(driver, settings.neo4j_database, corpus)
+        counts = queries.corpus_counts(driver, settings.neo4j_database, corpus)
     finally:
         driver.close()
     print(f"corpus {corpus}: units {sum(counts['units'].values())}, edges {sum(counts['edges'].values())}, "

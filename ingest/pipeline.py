@@ -61,7 +61,7 @@ def run_ingest(
     paths: list[Path], corpus: str, settings: Settings, forced_format: str | None = None,
     dry_run: bool = False, quiet: bool = False,
 ) -> IngestSummary:
-    from core.stores import neo4j_store
+    from core.stores import graph_reader, neo4j_store, queries
 
     recorder = StageRecorder()
     if dry_run:
@@ -71,12 +71,12 @@ def run_ingest(
         summary.stages = recorder.stages
         return summary
     with recorder.stage("connect"):
-        driver = neo4j_store.connect(settings)
+        driver = graph_reader.write_driver(settings)
         neo4j_store.ensure_schema(driver, settings.neo4j_database)
     try:
         graph = build_graph(
             paths, corpus, forced_format, recorder,
-            known_keys=lambda docs: neo4j_store.stored_keys(driver, settings.neo4j_database, corpus, docs),
+            known_keys=lambda docs: queries.stored_keys(driver, settings.neo4j_database, corpus, docs),
         )
         summary = summarize(graph)
         if graph.documents:
@@ -92,14 +92,14 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
     from core.analyzers import choose_analyzer
     from core.embeddings import get_embedder
     from core.lexical import LexicalIndex, unit_search_text
-    from core.stores import chroma_store, neo4j_store
+    from core.stores import chroma_store, neo4j_store, queries
 
     with recorder.stage("load model"):
         chroma = chroma_store.client(settings)
         embedder = get_embedder(settings)
     owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
     externals = {x.id: x for x in graph.externals}
-    stored = neo4j_store.stored_hashes(driver, settings.neo4j_database, graph.corpus)
+    stored = queries.stored_hashes(driver, settings.neo4j_database, graph.corpus)
     changed: list[Document] = []
     with recorder.stage("write graph") as stage:
         progress = _progress("write graph", sum(len(d.units) for d in graph.documents), "unit", quiet)
@@ -123,7 +123,7 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet)
         summary.vectors_embedded = stage.items
     with recorder.stage("lexical index") as stage:
-        rows = neo4j_store.corpus_units(driver, settings.neo4j_database, graph.corpus)
+        rows = queries.corpus_units(driver, settings.neo4j_database, graph.corpus)
         texts = [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows]
         index = LexicalIndex.build([r["id"] for r in rows], texts,
                                    analyzer=choose_analyzer(settings.lexical_analyzer, texts))

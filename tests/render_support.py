@@ -4,7 +4,7 @@ from __future__ import annotations
 from neo4j import Driver
 
 from core.answer.models import AnswerEnvelope, AttributedAnswer, ChainEdge, Claim, RuleClaims
-from core.graph_queries import UnitRecord, fetch_units
+from core.stores.queries import UnitRecord, fetch_units
 from core.render.view import AnswerView, NodeView, RuleCardView
 
 HOSTILE = (

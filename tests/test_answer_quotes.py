@@ -6,7 +6,7 @@ from core.answer.models import RuleClaims
 from core.answer.quotes import choose_claims, is_lead_in, item_claims
 from core.answer.selection import Scorer
 from core.answer.short import language_of, short_answer
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 
 LEAD = UnitRecord(id="p", label="45 CFR 164.504(e)(2)", text="Business associate contracts. A contract between the "
                   "covered entity and a business associate must:")

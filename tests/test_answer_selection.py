@@ -4,7 +4,7 @@ from __future__ import annotations
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.selection import Scorer, choose_units
 from core.answer.signals import clauses
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge
 
 

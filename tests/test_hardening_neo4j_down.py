@@ -9,17 +9,25 @@ import asyncio
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
+from fastapi import FastAPI
 
 from core import neo4j_local
 from core.answer.deps import open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question_async
+from core.app_db import make_engine
+from core.chat.api_routes import install_api_routes
+from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.limits import limited
+from core.chat.run_answer import chat_envelope
 from core.render.markdown import answer_markdown
 from core.retrieval import stores as retrieval_stores
 from core.settings import Settings
+from core.stores import graph_reader
+from core.stores.graph_reader import UNAVAILABLE, reader_for
 from tests.app_process import app_env, running_app
 from tests.hardening_support import DISCLOSURE_QUESTION, api_client, ingest, private_neo4j, write_tiny_corpus
 
@@ -36,8 +44,8 @@ def corpus(private_neo4j: Settings, tmp_path_factory) -> str:
 
 @pytest.fixture(autouse=True)
 def quick_reconnect(monkeypatch) -> None:
-    # The retrieval layer waits a few seconds between reconnect attempts; the test need not.
-    monkeypatch.setattr(retrieval_stores, "_RECONNECT_EVERY_S", 0.0)
+    # The graph reader waits a few seconds between reconnect attempts; the test need not.
+    monkeypatch.setattr(graph_reader, "RECONNECT_EVERY_S", 0.0)
 
 
 def _graph_notices(notices: list[str]) -> list[str]:
@@ -138,3 +146,58 @@ def test_stores_opened_during_an_outage_are_reloaded_when_neo4j_is_back(
         time.sleep(0.2)
     assert warm is not cold and warm.graph_info
     assert warm.order and all(u.label for u in warm.units.values())
+
+
+# A question answered while Neo4j is down may take no longer than this (no connect or retry waits).
+DOWN_ANSWER_S = 20.0
+
+
+def _chat_and_api(settings: Settings) -> tuple[AnswerEnvelope, AnswerEnvelope, str | None, float]:
+    """The chat's answer, the API's answer, the chat-start notice, and the slowest of the three, in one process."""
+    app = FastAPI()
+    engine = make_engine(settings)
+    install_api_routes(app, engine, settings)
+
+    async def ignore(event) -> None:
+        return None
+
+    async def run() -> tuple[AnswerEnvelope, AnswerEnvelope, str | None, float]:
+        slowest = 0.0
+        started = time.monotonic()
+        start_notice = await asyncio.to_thread(reader_for(settings).notice)
+        slowest = max(slowest, time.monotonic() - started)
+        started = time.monotonic()
+        # Few seeds, as in _ask, so that the rest of the chat's evidence was reached over citations.
+        options = RunOptions(corpus=CORPUS, k=2, hops=2, edge_types=["REFERENCES"])
+        chat = await chat_envelope(DISCLOSURE_QUESTION, options, settings, ignore)
+        slowest = max(slowest, time.monotonic() - started)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://api") as client:
+            started = time.monotonic()
+            response = await client.post("/api/ask", json={"question": DISCLOSURE_QUESTION, "corpus": CORPUS},
+                                         timeout=300)
+            slowest = max(slowest, time.monotonic() - started)
+        await engine.dispose()
+        assert response.status_code == 200, response.text
+        assert chat is not None
+        return chat, AnswerEnvelope.model_validate(response.json()), start_notice, slowest
+
+    return asyncio.run(run())
+
+
+def test_chat_and_api_share_one_unavailable_behaviour(private_neo4j: Settings, corpus: str,
+                                                      restart_afterwards) -> None:
+    chat, api, start_notice, _ = _chat_and_api(private_neo4j)  # opens the process's one driver
+    assert start_notice is None and not _graph_notices(chat.notices) and not _graph_notices(api.notices)
+
+    neo4j_local.stop(private_neo4j)
+    chat, api, start_notice, slowest = _chat_and_api(private_neo4j)
+    assert slowest < DOWN_ANSWER_S, f"a step took {slowest:.1f} s with Neo4j down"
+    assert chat.error is None and chat.answer.rules and api.error is None and api.answer.rules
+    # One wording, once, wherever the user meets the fallback: chat start, the chat's answer, the API's.
+    assert start_notice == UNAVAILABLE
+    assert _graph_notices(chat.notices) == [UNAVAILABLE] and _graph_notices(api.notices) == [UNAVAILABLE]
+
+    neo4j_local.start(private_neo4j)
+    chat, api, start_notice, _ = _chat_and_api(private_neo4j)
+    assert start_notice is None and not _graph_notices(chat.notices) and not _graph_notices(api.notices)
+    assert _expanded(chat), "expansion is back without a restart"

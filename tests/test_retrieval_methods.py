@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import graph_queries
+from core.stores import queries as graph_queries
 from core.retrieval.base import Filters, RetrievalRequest
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.registry import RETRIEVERS, get_retriever

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader, Neo4jGraph
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge, Retriever
 from core.settings import Settings
+from core.stores.graph_reader import UNAVAILABLE, reader_for
 
 
 @dataclass
@@ -103,19 +104,6 @@ def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
     return _RETRIEVERS[key]
 
 
-_GRAPHS: dict[tuple[object, ...], GraphReader] = {}
-
-
-def _graph_for(settings: Settings) -> GraphReader:
-    # One driver per server for the process: connecting costs more than a whole extractive answer.
-    key = (settings.neo4j_uri, settings.neo4j_bolt_port, settings.neo4j_user, settings.neo4j_database, str(settings.data_dir))
-    if key not in _GRAPHS:
-        from core.stores.neo4j_store import connect
-
-        _GRAPHS[key] = Neo4jGraph(connect(settings, serving=True), settings.neo4j_database)
-    return _GRAPHS[key]
-
-
 @dataclass
 class Stores:
     """What a run reads from; `graph_notice` says why the graph is missing when it is."""
@@ -128,8 +116,8 @@ class Stores:
 def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
     """The retriever and the graph; Neo4j down gives graph=None and a notice (answers go on without expansion)."""
     retriever = make_retriever(settings, corpus, method)
-    try:
-        return Stores(retriever, _graph_for(settings))
-    except Exception as exc:  # noqa: BLE001 — any store failure degrades to retrieval-only answers
-        return Stores(retriever, None, f"Citation graph unavailable ({exc.__class__.__name__}): "
-                                       "answered from search results without following citations.")
+    reader = reader_for(settings)
+    driver = reader.driver_or_none()
+    if driver is None:
+        return Stores(retriever, None, UNAVAILABLE)
+    return Stores(retriever, Neo4jGraph(driver, reader.database))

@@ -7,8 +7,8 @@ from typing import Protocol
 
 from neo4j import Driver
 
-from core import graph_queries as gq
-from core.graph_queries import Reached, UnitRecord
+from core.stores import queries as gq
+from core.stores.queries import Reached, UnitRecord
 from core.retrieval.base import PathEdge
 
 
@@ -30,7 +30,7 @@ class GraphReader(Protocol):
 
 @dataclass
 class Neo4jGraph:
-    """GraphReader over the live store; every query is the shared, parameterised one in core.graph_queries."""
+    """GraphReader over the live store; every query is the shared, parameterised one in core.stores.queries."""
 
     driver: Driver
     database: str

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.tools import GRAPH_DOWN
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 
 
 def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:

@@ -7,13 +7,14 @@ from pydantic_ai import RunContext
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
+from core.stores.graph_reader import UNAVAILABLE
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
 
 MAX_HOPS = 2
 NODE_CAP = 20
-GRAPH_DOWN = "Citation graph unavailable: answered without following citations."
+GRAPH_DOWN = UNAVAILABLE  # one wording for every fallback (core.stores.graph_reader)
 
 
 def _unit_of(hit: RetrievedUnit) -> UnitRecord:

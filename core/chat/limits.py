@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from core.answer.deps import Stores
 from core.answer.graph import GraphReader
-from core.graph_queries import Reached
+from core.stores.queries import Reached
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pydantic import BaseModel, Field
 
 from core.answer.models import AnswerEnvelope, ChainEdge
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge
 
 

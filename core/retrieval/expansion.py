@@ -4,8 +4,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from core import graph_queries
-from core.graph_queries import Reached
+from core.stores import queries as graph_queries
+from core.stores.queries import Reached
 from core.retrieval.base import PathEdge, Provenance
 from core.retrieval.query import Query
 from ingest.models import EdgeType

@@ -9,65 +9,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
 
 import numpy as np
-from neo4j import Driver
 
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord, unit_graph_info
 from core.lexical import LexicalIndex
 from core.retrieval.base import Filters
 from core.retrieval.config import RetrievalConfig
 from core.settings import Settings
+from core.stores.graph_reader import Neo4jReader, reader_for
 
-T = TypeVar("T")
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
-_RECONNECT_EVERY_S = 5.0
-
-
-class GraphAccess:
-    """A Neo4j driver that may be absent: calls return (value, None) or (fallback, reason), never raise.
-
-    The driver itself reconnects once the server is back; when the first connect failed we retry it
-    at most every few seconds so a dead server does not add a connect timeout to every question.
-    """
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.database = settings.neo4j_database
-        self._driver: Driver | None = None
-        self._last_try = 0.0
-        self._lock = threading.Lock()
-
-    def driver(self) -> Driver:
-        from core.stores.neo4j_store import GraphStoreError, connect
-
-        with self._lock:
-            if self._driver is not None:
-                return self._driver
-            if time.monotonic() - self._last_try < _RECONNECT_EVERY_S and self._last_try:
-                raise GraphStoreError("Neo4j was unreachable moments ago; retrying shortly")
-            self._last_try = time.monotonic()
-            self._driver = connect(self.settings, serving=True)
-            return self._driver
-
-    def call(self, fn: Callable[[Driver, str], T], fallback: T) -> tuple[T, str | None]:
-        try:
-            return fn(self.driver(), self.database), None
-        except Exception as exc:  # any store failure degrades to the flat ranking
-            return fallback, f"graph expansion unavailable: {type(exc).__name__}: {str(exc)[:200]}"
-
-    @property
-    def connected(self) -> bool:
-        return self._driver is not None
-
-    def close(self) -> None:
-        if self._driver is not None:
-            self._driver.close()
-            self._driver = None
 
 
 @dataclass
@@ -78,7 +32,7 @@ class CorpusStores:
     lexical: LexicalIndex
     embedder: object
     collection: object
-    graph: GraphAccess
+    graph: Neo4jReader  # the process's shared reader: closing these stores leaves it open
     unit_ids: list[str]
     units: dict[str, UnitRecord]
     window_matrix: np.ndarray  # (windows, dim), normalised
@@ -105,7 +59,7 @@ class CorpusStores:
             if uid and (uid not in units or meta.get("window", 0) == 0):
                 units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
                                         status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
-        graph = GraphAccess(settings)
+        graph = reader_for(settings)
         order, graph_info = _overlay_graph_info(graph, corpus, units)
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
@@ -226,24 +180,12 @@ class CorpusStores:
         _ = self.context_lexical, self.adjacent, self.first_windows
         return self
 
-    def close(self) -> None:
-        self.graph.close()
 
-
-def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
+def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
     """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work.
     Returns each unit's document order (empty when Neo4j is down) and whether Neo4j answered."""
 
-    def load(driver: Driver, database: str) -> list[dict]:
-        records, _, _ = driver.execute_query(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
-            "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
-            "u.order AS order",
-            corpus=corpus, database_=database,
-        )
-        return [dict(r) for r in records]
-
-    rows, problem = graph.call(load, [])
+    rows, problem = graph.call(lambda driver, database: unit_graph_info(driver, database, corpus), [])
     order: dict[str, int] = {}
     for row in rows:
         info = units.get(row["id"])
@@ -260,15 +202,15 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
     return order, problem is None
 
 
-# After a re-ingest a running app swaps in fresh stores without a restart; the old set is closed only
-# after in-flight questions have had time to finish with it.
-RETIRE_AFTER_S = 120.0
+# After a re-ingest a running app swaps in fresh stores without a restart; in-flight questions finish with
+# the old set, which holds nothing to close (the graph driver is the process's) and goes when unreferenced.
 
 
 @dataclass
 class _Opened:
     stores: CorpusStores
     stamp: int | None
+    opened_at: float  # monotonic, taken before opening: a graph read answered after it is news
     reloading: bool = False
 
 
@@ -297,7 +239,8 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
     with _OPEN_LOCK:
         opened = _OPEN.get(key)
         if opened is None:
-            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp)
+            started = time.monotonic()
+            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp, started)
         elif _stale(opened, stamp) and not opened.reloading:
             opened.reloading = True
             threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
@@ -306,11 +249,13 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
 
 
 def _stale(opened: _Opened, stamp: int | None) -> bool:
-    # The graph driver exists only once a connect succeeded: cheap to check on every question.
-    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.connected)
+    # The reader is shared by the process: any read it answered since these stores were opened without Neo4j
+    # (a question's expansion, another corpus) means Neo4j is back. Cheap to check on every question.
+    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_since(opened.opened_at))
 
 
 def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
+    started = time.monotonic()
     try:
         fresh = CorpusStores.open(settings, corpus, config).warm()
     except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
@@ -319,9 +264,5 @@ def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig
             _OPEN[key].reloading = False
         return
     with _OPEN_LOCK:
-        old = _OPEN[key].stores
-        _OPEN[key] = _Opened(fresh, stamp)
+        _OPEN[key] = _Opened(fresh, stamp, started)
     log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))
-    timer = threading.Timer(RETIRE_AFTER_S, old.close)
-    timer.daemon = True
-    timer.start()

@@ -165,58 +165,9 @@ def _write_document_tx(tx: ManagedTransaction, document: Document, edges: list[E
         ).consume()
 
 
-def stored_hashes(driver: Driver, database: str, corpus: str) -> dict[str, str]:
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus
-        )
-        return {r["id"]: r["hash"] for r in result}
-
-
 def remove_stale_externals(driver: Driver, database: str, corpus: str) -> int:
     with driver.session(database=database) as session:
         record = session.run(
             "MATCH (e:External {corpus: $corpus}) WHERE NOT (e)--() DELETE e RETURN count(e) AS n", corpus=corpus
         ).single()
         return int(record["n"]) if record else 0
-
-
-def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: list[str]) -> dict[str, str]:
-    """Address keys of stored units outside this run, so citations into documents not re-read still resolve."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
-            "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
-            corpus=corpus, exclude=exclude_documents,
-        )
-        return {r["key"]: r["id"] for r in result}
-
-
-def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
-    """All units of a corpus, as the lexical index and retrievers need them."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
-            "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
-            "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
-            corpus=corpus,
-        )
-        return [dict(r) for r in result]
-
-
-def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[str, int]]:
-    with driver.session(database=database) as session:
-        units = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        edges = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
-    return {"units": units, "edges": edges, "externals": {"External": externals}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.graph_queries import Reached, UnitRecord
+from core.stores.queries import Reached, UnitRecord
 from core.lexical import tokenize
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
 

@@ -1,4 +1,6 @@
-"""Read-side Cypher shared by retrieval, the agent's tools and the answer validator.
+"""All read-side Cypher: retrieval, the agent's tools, the answer validator, the chat's views, the ingest's
+look-ups of what is stored, and the benchmarks' gold and graph loads. (The ingest's writes stay with the one
+writer, core.stores.neo4j_store.)
 
 All values are parameters. Relationship types cannot be: they are spliced into typed patterns
 (`[r:REFERENCES|CONTAINS]`) only after `checked_types` turned them into EdgeType names, so a hub's
@@ -214,3 +216,103 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
         ids=unit_ids, database_=database, routing_=RoutingControl.READ,
     )
     return {r["uid"]: [PathEdge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}
+
+
+def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
+    """What the in-memory corpus stores take from the graph: labels, headings, parents, tiers, order, text."""
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
+        "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
+        "u.order AS order",
+        corpus=corpus, database_=database,
+    )
+    return [dict(r) for r in records]
+
+
+def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
+    ids = sorted({d for d in document_ids if d})
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
+    )
+    return {r["id"]: r["title"] or r["id"] for r in records}
+
+
+def label_members(driver: Driver, database: str, corpus: str, labels: Iterable[str]) -> dict[str, str]:
+    """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query."""
+    records, _, _ = driver.execute_query(
+        "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "
+        "MATCH (u)-[:CONTAINS*0..12]->(d:Unit) RETURN DISTINCT d.id AS id, label",
+        labels=sorted(labels), corpus=corpus, database_=database,
+    )
+    return {r["id"]: r["label"] for r in records}
+
+
+def corpus_unit_records(driver: Driver, database: str, corpus: str) -> dict[str, UnitRecord]:
+    """Every stored (not pending) unit of a corpus."""
+    rows, _, _ = driver.execute_query(
+        f"MATCH (u:Unit {{corpus: $corpus}}) WHERE u.pending IS NULL RETURN {UNIT_FIELDS}",
+        corpus=corpus, database_=database,
+    )
+    return {r["id"]: UnitRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in rows}
+
+
+def corpus_edges(driver: Driver, database: str, corpus: str, edge_types: Iterable[str]) -> list[dict[str, Any]]:
+    """Edges of these types between two stored units of the corpus (no self-edges), with citation and offset."""
+    rows, _, _ = driver.execute_query(
+        "MATCH (s:Unit {corpus: $corpus})-[r]->(t:Unit {corpus: $corpus}) "
+        "WHERE type(r) IN $types AND s.pending IS NULL AND t.pending IS NULL AND s.id <> t.id "
+        "RETURN s.id AS source, type(r) AS type, t.id AS target, r.citation AS citation, r.start AS start",
+        corpus=corpus, types=checked_types(edge_types), database_=database,
+    )
+    return [dict(r) for r in rows]
+
+
+def stored_hashes(driver: Driver, database: str, corpus: str) -> dict[str, str]:
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus
+        )
+        return {r["id"]: r["hash"] for r in result}
+
+
+def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: list[str]) -> dict[str, str]:
+    """Address keys of stored units outside this run, so citations into documents not re-read still resolve."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
+            "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
+            corpus=corpus, exclude=exclude_documents,
+        )
+        return {r["key"]: r["id"] for r in result}
+
+
+def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
+    """All units of a corpus, as the lexical index and retrievers need them."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
+            "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
+            "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
+            corpus=corpus,
+        )
+        return [dict(r) for r in result]
+
+
+def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[str, int]]:
+    with driver.session(database=database) as session:
+        units = {
+            r["type"]: r["n"]
+            for r in session.run(
+                "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n", corpus=corpus
+            )
+        }
+        edges = {
+            r["type"]: r["n"]
+            for r in session.run(
+                "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
+            )
+        }
+        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
+    return {"units": units, "edges": edges, "externals": {"External": externals}}
