@@ -17,7 +17,7 @@ from pathlib import Path
 from bench.retrieval import RUN_DEPTH, as_labels, evaluate, label_members, load_questions, run_method
 from core.analyzers import get_analyzer
 from core.lexical import LexicalIndex, unit_search_text
-from core.retrieval.stores import open_stores
+from core.retrieval.reload import open_stores
 from core.settings import get_settings
 from core.stores.graph_reader import reader_for
 

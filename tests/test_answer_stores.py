@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from core.stores import queries as graph_queries
-from core.answer.deps import open_stores
+from core.answer.stores import open_stores
 from core.answer.service import answer_question
 from core.retrieval.base import PathEdge
 

@@ -9,14 +9,14 @@ import pytest
 from fastapi import FastAPI
 from neo4j import GraphDatabase
 
-from core.answer import deps as answer_deps
+from core.answer import stores as answer_stores
 from core.answer.service import answer_question_async
 from core.app_db import create_schema, make_engine
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.run_answer import chat_envelope
-from core.retrieval import stores as retrieval_stores
+from core.retrieval import reload as store_reload
 from core.stores import graph_reader
 from core.stores.graph_reader import reader_for
 
@@ -27,8 +27,8 @@ QUESTION = "Can a covered entity disclose psychotherapy notes to a business asso
 def fresh_process(monkeypatch) -> list[object]:
     """As if the process had just started (no reader, stores or retrievers yet); returns the drivers made."""
     monkeypatch.setattr(graph_reader, "_READERS", {})
-    monkeypatch.setattr(retrieval_stores, "_OPEN", {})
-    monkeypatch.setattr(answer_deps, "_RETRIEVERS", {})
+    monkeypatch.setattr(store_reload, "_OPEN", {})
+    monkeypatch.setattr(answer_stores, "_RETRIEVERS", {})
     made: list[object] = []
     real = GraphDatabase.driver
 

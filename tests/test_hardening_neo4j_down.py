@@ -14,9 +14,9 @@ import pytest
 from fastapi import FastAPI
 
 from core import neo4j_local
-from core.answer.deps import open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question_async
+from core.answer.stores import open_stores
 from core.app_db import make_engine
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions
@@ -24,7 +24,7 @@ from core.chat.evidence import answer_view
 from core.chat.limits import limited
 from core.chat.run_answer import chat_envelope
 from core.render.markdown import answer_markdown
-from core.retrieval import stores as retrieval_stores
+from core.retrieval import reload as store_reload
 from core.settings import Settings
 from core.stores import graph_reader
 from core.stores.graph_reader import UNAVAILABLE, reader_for
@@ -134,15 +134,15 @@ def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, t
 
 def test_stores_opened_during_an_outage_are_reloaded_when_neo4j_is_back(
         private_neo4j: Settings, corpus: str, restart_afterwards, monkeypatch) -> None:
-    monkeypatch.setattr(retrieval_stores, "_OPEN", {})  # this process has not opened the corpus yet
+    monkeypatch.setattr(store_reload, "_OPEN", {})  # this process has not opened the corpus yet
     neo4j_local.stop(private_neo4j)
-    cold = retrieval_stores.open_stores(private_neo4j, CORPUS)
+    cold = store_reload.open_stores(private_neo4j, CORPUS)
     assert not cold.graph_info and not cold.order and not any(u.label for u in cold.units.values())
 
     neo4j_local.start(private_neo4j)
     _ask(private_neo4j)  # a question's expansion reconnects the graph driver
     deadline = time.monotonic() + 120
-    while (warm := retrieval_stores.open_stores(private_neo4j, CORPUS)) is cold and time.monotonic() < deadline:
+    while (warm := store_reload.open_stores(private_neo4j, CORPUS)) is cold and time.monotonic() < deadline:
         time.sleep(0.2)
     assert warm is not cold and warm.graph_info
     assert warm.order and all(u.label for u in warm.units.values())

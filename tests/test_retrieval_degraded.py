@@ -5,7 +5,7 @@ import pytest
 
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.registry import get_retriever
-from core.retrieval.stores import open_stores
+from core.retrieval.reload import open_stores
 from core.stores import graph_reader
 from core.stores.graph_reader import UNAVAILABLE, Neo4jReader
 from tests.conftest import free_port

@@ -6,7 +6,7 @@ import shutil
 import time
 from pathlib import Path
 
-from core.retrieval.stores import ingest_stamp, open_stores
+from core.retrieval.reload import ingest_stamp, open_stores
 from ingest.pipeline import run_ingest
 
 FIRST = ["164-501-definitions.md", "164-502-uses-disclosures-general.md"]

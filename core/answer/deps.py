@@ -8,11 +8,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
-from core.answer.graph import GraphReader, Neo4jGraph
+from core.answer.graph import GraphReader
 from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge, Retriever
 from core.settings import Settings
-from core.stores.graph_reader import UNAVAILABLE, reader_for
 
 
 @dataclass
@@ -88,36 +87,3 @@ class AnswerDeps:
             elapsed = (time.perf_counter() - started) * 1000
             self.timings_ms[name] = round(self.timings_ms.get(name, 0.0) + elapsed, 1)
             self.emit(StepFinished(step=name, detail="; ".join(outcome), elapsed_ms=round(elapsed, 1)))
-
-
-_RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
-
-
-def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
-    """One retriever per (method, corpus, stores) for the process: loading models and indexes is the slow part."""
-    key = (method, corpus, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
-    if key not in _RETRIEVERS:
-        # Imported late: the retrievers load embedding models and indexes nobody needs for `--help`.
-        from core.retrieval import registry
-
-        _RETRIEVERS[key] = registry.get_retriever(method, settings)
-    return _RETRIEVERS[key]
-
-
-@dataclass
-class Stores:
-    """What a run reads from; `graph_notice` says why the graph is missing when it is."""
-
-    retriever: Retriever
-    graph: GraphReader | None
-    graph_notice: str | None = None
-
-
-def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
-    """The retriever and the graph; Neo4j down gives graph=None and a notice (answers go on without expansion)."""
-    retriever = make_retriever(settings, corpus, method)
-    reader = reader_for(settings)
-    driver = reader.driver_or_none()
-    if driver is None:
-        return Stores(retriever, None, UNAVAILABLE)
-    return Stores(retriever, Neo4jGraph(driver, reader.database))

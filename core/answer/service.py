@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from pydantic_ai.models import Model
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
-from core.answer.deps import AnswerDeps, EvidenceLedger, Stores, open_stores
+from core.answer.deps import AnswerDeps, EvidenceLedger
+from core.answer.stores import Stores, open_stores
 from core.answer.events import (
     AnswerEvent,
     EventSink,

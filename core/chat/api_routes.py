@@ -20,7 +20,7 @@ from fastapi import Depends, FastAPI, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from core.answer.deps import open_stores
+from core.answer.stores import open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import DEFAULT_METHOD, answer_question_async
 from core.chat.evidence import answer_view

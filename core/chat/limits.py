@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.answer.deps import Stores
+from core.answer.stores import Stores
 from core.answer.graph import GraphReader
-from core.stores.queries import Reached
+from core.stores.queries import Reached, UnitRecord
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
 
@@ -17,7 +17,7 @@ from core.retrieval.stores import CorpusStores
 class LimitedRetriever(Retriever):
     def __init__(self, inner: Retriever, k: int) -> None:
         self.inner = inner
-        self.name = getattr(inner, "name", "retriever")
+        self.name = inner.name
         self.k = k
 
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult:
@@ -30,8 +30,8 @@ class LimitedRetriever(Retriever):
 class LimitedGraph:
     """GraphReader that follows at most `max_hops` hops over the allowed edge types only.
 
-    Reads that do not walk edges pass straight through (`__getattr__`), so the reader's interface can grow
-    without this wrapper silently turning new methods into "graph unavailable".
+    Reads that do not walk edges pass straight through. Each is spelled out: `limited` types this wrapper as a
+    GraphReader, so a method added to the protocol and missing here is a type error, not a silent gap.
     """
 
     def __init__(self, inner: GraphReader, max_hops: int, edge_types: Iterable[str]) -> None:
@@ -53,10 +53,22 @@ class LimitedGraph:
         types = self._types(edge_types)
         return self.inner.edges_among(unit_ids, types) if types else []
 
-    def __getattr__(self, name: str):
-        return getattr(self.inner, name)
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        return self.inner.fetch_units(unit_ids)
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]:
+        return self.inner.ancestors(unit_id)
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return self.inner.children(unit_ids)
+
+    def current_version(self, unit_id: str) -> list[PathEdge]:
+        return self.inner.current_version(unit_id)
+
+    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+        return self.inner.existing_edges(edges)
 
 
 def limited(stores: Stores, k: int, max_hops: int, edge_types: Iterable[str]) -> Stores:
-    graph = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
+    graph: GraphReader | None = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
     return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice)

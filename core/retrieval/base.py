@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -59,6 +59,15 @@ class RetrievalResult(BaseModel):
     hits: list[RetrievedUnit]
     timings_ms: dict[str, float] = Field(default_factory=dict)
     degraded: list[str] = Field(default_factory=list, description="visible notices, e.g. expansion skipped: Neo4j down")
+
+
+class KeepsCorpusStores(Protocol):
+    """A retriever whose ranking reads in-memory corpus stores; the answer's selection signals read the same ones.
+
+    Every Retriever is one (its `corpus_stores` is abstract); code that only needs the stores asks for this.
+    """
+
+    def corpus_stores(self, corpus: str) -> CorpusStores | None: ...
 
 
 class Retriever(ABC):

@@ -8,7 +8,8 @@ from core.retrieval.base import Provenance, RetrievalRequest, RetrievalResult, R
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.query import Query
 from core.retrieval.results import build_result
-from core.retrieval.stores import CorpusStores, open_stores
+from core.retrieval.reload import open_stores
+from core.retrieval.stores import CorpusStores
 from core.settings import Settings
 
 Ranked = list[tuple[str, float]]
