@@ -23,8 +23,9 @@ from bench.report import print_and_save
 from bench.stats import percentile
 from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope
-from core.answer.service import DEFAULT_METHOD, answer_question
+from core.answer.service import answer_question
 from core.answer.stores import open_stores
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 WARMUP_QUESTION = "What must a firm notify the regulator about?"

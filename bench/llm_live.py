@@ -27,7 +27,8 @@ from bench.report import print_and_save
 from core.answer.stores import Stores, open_stores
 from core.answer.events import Finished, PartialAnswer, ProvisionalAnswer
 from core.answer.llm import chat_model
-from core.answer.service import DEFAULT_METHOD, answer_question_async, stream_answer
+from core.answer.service import answer_question_async, stream_answer
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 MODEL_NAME = "gemma-3-270m"

@@ -28,7 +28,8 @@ from core.answer.deps import AnswerDeps
 from core.answer.stores import Stores, open_stores
 from core.answer.questions import clean_question
 from core.answer.selection import FEATURES, SET_WEIGHTS, Scorer, candidates
-from core.answer.service import DEFAULT_METHOD, run_extractive
+from core.answer.service import run_extractive
+from core.retrieval.base import DEFAULT_METHOD
 from core.answer.signals import signals_for
 from core.settings import Settings, get_settings
 

@@ -29,9 +29,9 @@ from core.answer.llm import chat_model
 from core.answer.llm_run import run_llm
 from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun
 from core.answer.questions import clean_question, question_problem
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 
-DEFAULT_METHOD = "citewalk"
 TOOL_STEPS = ("search", "expand", "read", "current_version")
 # Below this an LLM cannot even finish one request on a local server: give the extractive answer straight away.
 MIN_LLM_BUDGET_S = 1.0

@@ -22,7 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from core.answer.stores import open_stores
 from core.answer.models import AnswerEnvelope
-from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.answer.service import answer_question_async
+from core.retrieval.base import DEFAULT_METHOD
 from core.chat.evidence import answer_view
 from core.chat.share_routes import routes_first
 from core.retrieval.registry import RETRIEVERS

@@ -8,7 +8,9 @@ from __future__ import annotations
 import logging
 import time
 
-from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.answer.service import answer_question_async
+
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 from core.stores.corpora import answerable_corpora
 

@@ -10,6 +10,11 @@ if TYPE_CHECKING:
     from core.retrieval.stores import CorpusStores
 
 
+# The method the chat, the API, the CLI and the benchmarks use unless told otherwise (a RETRIEVERS name). Here,
+# not in the registry, so that the answer service can name it without importing every retriever.
+DEFAULT_METHOD = "citewalk"
+
+
 class Filters(BaseModel):
     document_ids: list[str] | None = None
     unit_types: list[str] | None = None

@@ -9,8 +9,8 @@ from core.retrieval.query import Query
 from ingest.models import EdgeType
 
 
-class GraphRetriever(CorpusRetriever):
-    name = "graph"
+class ViHermesRetriever(CorpusRetriever):
+    name = "graph"  # the method name users and bench files know it by
 
     def edge_groups(self) -> list[tuple[list[EdgeType], int]]:
         chosen = list(dict.fromkeys(self.config.graph_edge_types))
