@@ -25,12 +25,12 @@ import numpy as np
 from bench.answers import WARMUP_QUESTION, gold_level, load_questions, prf, rolled_up
 from bench.report import print_and_save
 from core.answer.deps import AnswerDeps
-from core.answer.stores import Stores, open_stores
 from core.answer.questions import clean_question
 from core.answer.selection import FEATURES, SET_WEIGHTS, Scorer, candidates
 from core.answer.service import run_extractive
-from core.retrieval.base import DEFAULT_METHOD
 from core.answer.signals import signals_for
+from core.answer.stores import Stores, open_stores
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 NEWTON_STEPS = 60

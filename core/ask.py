@@ -21,8 +21,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from core.answer.service import answer_question
-    from core.retrieval.base import DEFAULT_METHOD
     from core.answer.text import render_text
+    from core.retrieval.base import DEFAULT_METHOD
 
     settings = get_settings()
     try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from neo4j import Driver
 
 from core.answer.models import AnswerEnvelope, AttributedAnswer, ChainEdge, Claim, RuleClaims
-from core.stores.queries import UnitRecord, fetch_units
 from core.render.view import AnswerView, NodeView, RuleCardView
+from core.stores.queries import UnitRecord, fetch_units
 
 HOSTILE = (
     '<script>alert("x")</script> <img src=x onerror="alert(1)"> [click](javascript:alert(2)) '

@@ -4,8 +4,8 @@ from __future__ import annotations
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.selection import Scorer, choose_units
 from core.answer.signals import clauses
-from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge
+from core.stores.queries import UnitRecord
 
 
 def _ledger(units: list[tuple[str, str, int | None]], edges: list[tuple[str, str, str]]) -> EvidenceLedger:

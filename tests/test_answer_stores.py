@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.stores import queries as graph_queries
-from core.answer.stores import open_stores
 from core.answer.service import answer_question
+from core.answer.stores import open_stores
 from core.retrieval.base import PathEdge
+from core.stores import queries as graph_queries
 
 QUESTIONS = [
     "What must a valid authorization contain?",

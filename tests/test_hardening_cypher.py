@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.stores import queries as gq
 from core.answer.service import answer_question
 from core.chat.controls import RunOptions, read_options
 from core.settings import Settings
+from core.stores import queries as gq
 from tests.hardening_support import graph_counts
 
 CORPUS = "x' }) DETACH DELETE n //"

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.stores import queries as graph_queries
 from core.retrieval.base import Filters, RetrievalRequest
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.registry import RETRIEVERS, get_retriever
+from core.stores import queries as graph_queries
 
 QUESTION = "When may a covered entity use or disclose protected health information without an authorization?"
 

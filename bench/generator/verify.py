@@ -23,9 +23,9 @@ from bench.generator.models import GraphPath, Verification
 from bench.generator.paths import CorpusGraph
 from bench.generator.templates import frame_stems
 from bench.generator.terms import unit_terms
-from core.stores.queries import existing_edges, fetch_units
 from core.lexical import tokenize
 from core.retrieval.base import PathEdge
+from core.stores.queries import existing_edges, fetch_units
 
 Pool = Callable[[str], list[str]]
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader
-from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge, Retriever
 from core.settings import Settings
+from core.stores.queries import UnitRecord
 
 
 @dataclass

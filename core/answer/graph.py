@@ -7,9 +7,9 @@ from typing import Protocol
 
 from neo4j import Driver
 
+from core.retrieval.base import PathEdge
 from core.stores import queries as gq
 from core.stores.queries import Reached, UnitRecord
-from core.retrieval.base import PathEdge
 
 
 class GraphReader(Protocol):

@@ -10,7 +10,6 @@ from pydantic_ai.models import Model
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, EvidenceLedger
-from core.answer.stores import Stores, open_stores
 from core.answer.events import (
     AnswerEvent,
     EventSink,
@@ -29,6 +28,7 @@ from core.answer.llm import chat_model
 from core.answer.llm_run import run_llm
 from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun
 from core.answer.questions import clean_question, question_problem
+from core.answer.stores import Stores, open_stores
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 

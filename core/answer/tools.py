@@ -7,9 +7,9 @@ from pydantic_ai import RunContext
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
-from core.stores.queries import UnitRecord
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
 from core.stores.graph_reader import UNAVAILABLE
+from core.stores.queries import UnitRecord
 from ingest.models import CITATION_EDGE_TYPES, EdgeType
 
 MAX_HOPS = 2

@@ -20,17 +20,17 @@ from fastapi import Depends, FastAPI, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from core.answer.stores import open_stores
 from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question_async
-from core.retrieval.base import DEFAULT_METHOD
+from core.answer.stores import open_stores
 from core.chat.evidence import answer_view
 from core.chat.share_routes import routes_first
+from core.retrieval.base import DEFAULT_METHOD
 from core.retrieval.registry import RETRIEVERS
 from core.settings import Settings
+from core.sharing import create_link
 from core.stores.corpora import answerable_corpora
 from core.stores.graph_reader import reader_for
-from core.sharing import create_link
 
 ANONYMOUS = "anonymous"
 # Raw request cap, far above question_max_chars: longer bodies are refused before any work; shorter

@@ -5,9 +5,9 @@ from neo4j import Driver
 from neo4j.exceptions import DriverError, Neo4jError
 
 from core.answer.models import AnswerEnvelope
-from core.stores.queries import UnitRecord, document_titles, fetch_units, neighbours
 from core.render.view import AnswerView, build_view
 from core.retrieval.base import PathEdge
+from core.stores.queries import UnitRecord, document_titles, fetch_units, neighbours
 from ingest.models import CITATION_EDGE_TYPES
 
 GRAPH_NODE_CAP = 40

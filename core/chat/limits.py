@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.answer.stores import Stores
 from core.answer.graph import GraphReader
-from core.stores.queries import Reached, UnitRecord
+from core.answer.stores import Stores
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
+from core.stores.queries import Reached, UnitRecord
 
 
 class LimitedRetriever(Retriever):

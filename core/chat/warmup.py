@@ -9,7 +9,6 @@ import logging
 import time
 
 from core.answer.service import answer_question_async
-
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 from core.stores.corpora import answerable_corpora

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from pydantic import BaseModel, Field
 
 from core.answer.models import AnswerEnvelope, ChainEdge
-from core.stores.queries import UnitRecord
 from core.retrieval.base import PathEdge
+from core.stores.queries import UnitRecord
 
 
 class ClaimView(BaseModel):

@@ -4,10 +4,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from core.stores import queries as graph_queries
-from core.stores.queries import Reached
 from core.retrieval.base import PathEdge, Provenance
 from core.retrieval.query import Query
+from core.stores import queries as graph_queries
+from core.stores.queries import Reached
 from ingest.models import EdgeType
 
 AMENDMENT_TYPES = frozenset({EdgeType.AMENDS, EdgeType.REPLACES})

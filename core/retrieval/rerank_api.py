@@ -16,8 +16,8 @@ from core.retrieval.config import RetrievalConfig
 from core.retrieval.expansion import neighbour_edges, with_current_versions
 from core.retrieval.pairs import lift_pairs
 from core.retrieval.query import Query
-from core.retrieval.results import build_result
 from core.retrieval.reload import open_stores
+from core.retrieval.results import build_result
 from core.settings import Settings, get_settings
 
 

@@ -11,12 +11,12 @@ from functools import cached_property
 
 import numpy as np
 
-from core.stores.queries import UnitRecord, unit_graph_info
 from core.lexical import LexicalIndex
 from core.retrieval.base import Filters
 from core.retrieval.config import RetrievalConfig
 from core.settings import Settings
 from core.stores.graph_reader import Neo4jReader, reader_for
+from core.stores.queries import UnitRecord, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 

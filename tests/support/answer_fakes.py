@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.stores.queries import Reached, UnitRecord
 from core.lexical import tokenize
 from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
+from core.stores.queries import Reached, UnitRecord
 
 UNITS = {
     "r1": UnitRecord(id="r1", label="MIR 3.8.1", title="Systems and controls", document_id="mir", type="rule",
