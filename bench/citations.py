@@ -17,9 +17,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.domain import CITATION_EDGE_TYPES, Document, Edge, UnitType
 from core.settings import get_settings
 from ingest.graph import build_graph
-from ingest.models import CITATION_EDGE_TYPES, Document, Edge, UnitType
 
 CORPUS = "hipaa"
 GOLD = Path("bench") / "hipaa_citation_pairs.jsonl"

@@ -23,9 +23,9 @@ import numpy as np
 
 from bench.stats import percentile
 from core import neo4j_local
+from core.domain import CITATION_EDGE_TYPES, EdgeType
 from core.settings import get_settings
 from core.stores import queries as graph_queries
-from ingest.models import CITATION_EDGE_TYPES, EdgeType
 
 BATCH = 20_000
 

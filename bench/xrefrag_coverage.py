@@ -12,8 +12,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from core.domain import Document, Edge, EdgeType
 from ingest.graph import build_graph
-from ingest.models import Document, Edge, EdgeType
 from ingest.stages import StageRecorder
 
 CORPUS = "adgm"

@@ -9,9 +9,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
+from core.domain import Document, Edge
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import Document, Edge, ParseFailure
+from ingest.models import ParseFailure
 from ingest.stages import StageRecorder, StageStats
 
 
@@ -39,7 +40,7 @@ def _progress(desc: str, total: int, unit: str, quiet: bool) -> tqdm:
 
 
 def document_hash(document: Document, edges: list[Edge], model: str) -> str:
-    payload = json.dumps([document.model_dump(mode="json"), [e.model_dump(mode="json") for e in edges], model],
+    payload = json.dumps([document.model_dump(mode="json"), [e.full_dump() for e in edges], model],
                          sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 

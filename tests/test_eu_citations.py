@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import EdgeType
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import EdgeType
 from tests.eu_texts import ACT, AMENDED, DELEGATED
 
 _P = "Regulation (EU) 2021/77, "

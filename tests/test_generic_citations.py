@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic import GenericCitationFinder
-from ingest.models import Document, EdgeType, LegalUnit, UnitType
 from ingest.parsers.generic import GenericFormat
 
 CITED = """Circular 30/2024/TT-BYT

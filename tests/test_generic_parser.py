@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import Document, UnitType
+from core.domain import Document, UnitType
 from ingest.parsers.generic import GENERIC_FORMAT_NAMES, GenericFormat, generic_formats
 from ingest.parsers.generic.readers import strip_markdown
 

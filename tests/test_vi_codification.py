@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import EdgeType, UnitType
 from ingest.graph import build_graph
-from ingest.models import EdgeType, UnitType
 from ingest.parsers.generic import vi_codification as V
 
 CODIFICATION = """---

@@ -14,8 +14,8 @@ from neo4j import Driver
 from pydantic import BaseModel
 
 from bench.generator.models import GraphPath, PathHop
+from core.domain import EdgeType
 from core.stores.queries import UnitRecord, corpus_edges, corpus_unit_records
-from ingest.models import EdgeType
 
 PATH_EDGE_TYPES: tuple[EdgeType, ...] = (EdgeType.AMENDS, EdgeType.REFERENCES, EdgeType.DELEGATES_TO, EdgeType.DEFINES)
 # Parts and chapters are too broad to be evidence: "this part" is a citation, not an answer.

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.real.checks import Check
+from core.domain import Document, Edge, EdgeType, LegalUnit, UnitType
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import Document, Edge, EdgeType, LegalUnit, UnitType
 
 AREA = "eu"
 _FOLDER = ("corpora", "real", "eu")

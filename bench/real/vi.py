@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 from bench.real.checks import Check
+from core.domain import EdgeType
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import EdgeType
 
 AREA = "vi"
 CODIFICATION = "corpora/real/vi/phapdien_bao-hiem-y-te.md"

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 _WORD = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
 # Function words that carry no topic: particles, prepositions, conjunctions, classifiers.

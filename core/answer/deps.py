@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader
-from core.retrieval.base import PathEdge, Retriever
+from core.domain import Edge, Step
+from core.retrieval.base import Retriever
 from core.settings import Settings
 from core.stores.queries import UnitRecord
 
@@ -21,7 +22,7 @@ class Evidence:
     unit: UnitRecord
     role: str
     seed_id: str | None = None
-    via: PathEdge | None = None
+    via: Edge | None = None
     score: float = 0.0
     rank: int | None = None
 
@@ -31,7 +32,7 @@ class EvidenceLedger:
     """Everything the run has actually retrieved; the validator accepts citations of these ids only."""
 
     units: dict[str, Evidence] = field(default_factory=dict)
-    edges: dict[tuple[str, str, str], PathEdge] = field(default_factory=dict)
+    edges: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, evidence: Evidence) -> None:
@@ -43,7 +44,7 @@ class EvidenceLedger:
             if evidence.via is not None:
                 self.record_edge(evidence.via)
 
-    def record_edge(self, edge: PathEdge) -> None:
+    def record_edge(self, edge: Edge) -> None:
         self.edges[(edge.source, edge.type, edge.target)] = edge
 
     def __contains__(self, unit_id: object) -> bool:
@@ -76,7 +77,7 @@ class AnswerDeps:
             self.emit(NoticeEvent(text=text))
 
     @contextmanager
-    def step(self, name: str, detail: str = "") -> Iterator[list[str]]:
+    def step(self, name: Step, detail: str = "") -> Iterator[list[str]]:
         """Times a step and emits started/finished; the caller appends the finished detail to the yielded list."""
         self.emit(StepStarted(step=name, detail=detail))
         started = time.perf_counter()

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from neo4j import Driver
 
-from core.retrieval.base import PathEdge
+from core.domain import Edge
 from core.stores import queries as gq
 from core.stores.queries import Reached, UnitRecord
 
@@ -17,15 +17,15 @@ class GraphReader(Protocol):
 
     def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]: ...
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]: ...
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]: ...
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]: ...
 
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
 
-    def current_version(self, unit_id: str) -> list[PathEdge]: ...
+    def current_version(self, unit_id: str) -> list[Edge]: ...
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]: ...
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]: ...
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Neo4jGraph:
     def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]:
         return gq.expand(self.driver, self.database, seed_ids, edge_types, max_hops=max_hops, node_cap=node_cap)
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         """Edges joining two of these units (expansion skips them: both ends are already visited)."""
         inside = set(unit_ids)
         # `within` filters before the per-unit limit: a hub's edge to another held unit is not cut off.
@@ -54,8 +54,8 @@ class Neo4jGraph:
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return gq.children(self.driver, self.database, unit_ids)
 
-    def current_version(self, unit_id: str) -> list[PathEdge]:
+    def current_version(self, unit_id: str) -> list[Edge]:
         return gq.current_version(self.driver, self.database, unit_id)
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         return gq.existing_edges(self.driver, self.database, edges)

@@ -17,7 +17,15 @@ from pydantic_ai import (
     capture_run_messages,
 )
 from pydantic_ai.exceptions import OutputTokenLimitExceeded
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 

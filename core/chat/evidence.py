@@ -5,10 +5,9 @@ from neo4j import Driver
 from neo4j.exceptions import DriverError, Neo4jError
 
 from core.answer.models import AnswerEnvelope
+from core.domain import CITATION_EDGE_TYPES, Edge
 from core.render.view import AnswerView, build_view
-from core.retrieval.base import PathEdge
 from core.stores.queries import UnitRecord, document_titles, fetch_units, neighbours
-from ingest.models import CITATION_EDGE_TYPES
 
 GRAPH_NODE_CAP = 40
 
@@ -27,7 +26,7 @@ def answer_view(driver: Driver | None, database: str, envelope: AnswerEnvelope) 
     ids = graph_unit_ids(envelope)
     units: dict[str, UnitRecord] = {}
     titles: dict[str, str] = {}
-    edges: list[PathEdge] = []
+    edges: list[Edge] = []
     if driver is not None:
         try:
             units = fetch_units(driver, database, ids)

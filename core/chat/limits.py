@@ -9,7 +9,8 @@ from collections.abc import Iterable
 
 from core.answer.graph import GraphReader
 from core.answer.stores import Stores
-from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
+from core.domain import Edge
+from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
 from core.stores.queries import Reached, UnitRecord
 
@@ -49,7 +50,7 @@ class LimitedGraph:
             return []
         return self.inner.expand(seed_ids, types, hops, node_cap)
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         types = self._types(edge_types)
         return self.inner.edges_among(unit_ids, types) if types else []
 
@@ -62,10 +63,10 @@ class LimitedGraph:
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return self.inner.children(unit_ids)
 
-    def current_version(self, unit_id: str) -> list[PathEdge]:
+    def current_version(self, unit_id: str) -> list[Edge]:
         return self.inner.current_version(unit_id)
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         return self.inner.existing_edges(edges)
 
 

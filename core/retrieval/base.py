@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from core.domain import Edge
+
 if TYPE_CHECKING:
     from core.retrieval.stores import CorpusStores
 
@@ -28,14 +30,6 @@ class RetrievalRequest(BaseModel):
     filters: Filters = Field(default_factory=Filters)
 
 
-class PathEdge(BaseModel):
-    """One typed edge as stored in Neo4j (direction as stored)."""
-
-    source: str
-    type: str
-    target: str
-
-
 class Provenance(BaseModel):
     """Why a unit is in the list: a vector hit, a lexical hit, or reached from a seed over typed edges."""
 
@@ -44,7 +38,7 @@ class Provenance(BaseModel):
     score: float | None = None
     seed_id: str | None = None
     hops: int = 0
-    path: list[PathEdge] = Field(default_factory=list, description="edges from the seed to this unit")
+    path: list[Edge] = Field(default_factory=list, description="edges from the seed to this unit")
 
 
 class RetrievedUnit(BaseModel):

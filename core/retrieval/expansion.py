@@ -4,11 +4,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from core.retrieval.base import PathEdge, Provenance
+from core.domain import Edge, EdgeType
+from core.retrieval.base import Provenance
 from core.retrieval.query import Query
 from core.stores import queries as graph_queries
 from core.stores.queries import Reached
-from ingest.models import EdgeType
 
 AMENDMENT_TYPES = frozenset({EdgeType.AMENDS, EdgeType.REPLACES})
 
@@ -38,7 +38,7 @@ def expand_groups(
 
 
 def neighbour_edges(query: Query, unit_ids: list[str], edge_types: list[EdgeType], limit_per_unit: int,
-                    within: list[str] | None = None) -> list[PathEdge]:
+                    within: list[str] | None = None) -> list[Edge]:
     started = time.perf_counter()
     edges, problem = query.stores.graph.call(
         lambda driver, database: graph_queries.neighbours(

@@ -2,11 +2,11 @@
 up to max_hops), re-ranked by 0.7 · cosine + 0.3 · 1/(1 + distance to the nearest seed)."""
 from __future__ import annotations
 
+from core.domain import EdgeType
 from core.retrieval.expansion import AMENDMENT_TYPES, expand_groups, graph_provenance, with_current_versions
 from core.retrieval.hybrid import HybridRetriever
 from core.retrieval.method import CorpusRetriever, ProvenanceMap, Ranked
 from core.retrieval.query import Query
-from ingest.models import EdgeType
 
 
 class ViHermesRetriever(CorpusRetriever):

@@ -13,8 +13,8 @@ from typing import Any
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
+from core.domain import Document, Edge, EdgeType, ExternalRef, LegalUnit
 from core.settings import Settings, neo4j_connection
-from ingest.models import Document, Edge, EdgeType, ExternalRef, LegalUnit
 
 
 class GraphStoreError(RuntimeError):

@@ -15,8 +15,7 @@ from typing import Any, Literal
 from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
-from core.retrieval.base import PathEdge
-from ingest.models import CITATION_EDGE_TYPES, EdgeType
+from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
 
 Direction = Literal["out", "in", "both"]
 PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
@@ -43,7 +42,7 @@ class Reached(BaseModel):
     unit_id: str
     seed_id: str
     hops: int
-    path: list[PathEdge] = Field(default_factory=list)
+    path: list[Edge] = Field(default_factory=list)
 
 
 def checked_types(edge_types: Iterable[str]) -> list[str]:
@@ -75,7 +74,7 @@ def fetch_units(driver: Driver, database: str, unit_ids: Iterable[str]) -> dict[
 def neighbours(
     driver: Driver, database: str, unit_ids: list[str], edge_types: Iterable[str], direction: Direction = "both",
     limit_per_unit: int = 50, within: list[str] | None = None,
-) -> list[PathEdge]:
+) -> list[Edge]:
     """One hop over the given edge types; edges returned as stored (source cites target).
 
     `within` keeps only neighbours among those ids (e.g. a candidate pool): filtering before the
@@ -91,7 +90,7 @@ def neighbours(
         "RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
         ids=unit_ids, limit=limit_per_unit, within=within, database_=database, routing_=RoutingControl.READ,
     )
-    return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+    return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
 
 def _expand_query(types: list[str], hops: int, direction: Direction) -> str:
@@ -145,7 +144,7 @@ def expand(
         )
         row = records[0]
         for item in row["reached"]:
-            path = [PathEdge(source=a, type=t, target=b) for a, t, b in item["path"]]
+            path = [Edge(source=a, type=t, target=b) for a, t, b in item["path"]]
             reached.append(Reached(unit_id=item["id"], seed_id=item["seed"], hops=len(path), path=path))
             seen.append(item["id"])
         front = row["front"]
@@ -181,17 +180,17 @@ def children(driver: Driver, database: str, unit_ids: list[str], limit_per_unit:
     return out
 
 
-def current_version(driver: Driver, database: str, unit_id: str) -> list[PathEdge]:
+def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
     """The amendment chain that supersedes a unit, oldest first (empty when it is current)."""
     records, _, _ = driver.execute_query(
         "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WITH p ORDER BY length(p) DESC LIMIT 1 "
         "UNWIND relationships(p) AS r RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
         id=unit_id, database_=database, routing_=RoutingControl.READ,
     )
-    return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+    return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
 
-def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+def existing_edges(driver: Driver, database: str, edges: list[Edge]) -> set[tuple[str, str, str]]:
     """Which of these (source, type, target) triples exist in the graph, in either stored direction."""
     if not edges:
         return set()
@@ -204,7 +203,7 @@ def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[
     return {(r["source"], r["type"], r["target"]) for r in records}
 
 
-def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10) -> dict[str, list[PathEdge]]:
+def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10) -> dict[str, list[Edge]]:
     """For each unit superseded by AMENDS/REPLACES, the longest chain to its latest version (oldest first)."""
     if not unit_ids:
         return {}
@@ -215,7 +214,7 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
         "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges",
         ids=unit_ids, database_=database, routing_=RoutingControl.READ,
     )
-    return {r["uid"]: [PathEdge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}
+    return {r["uid"]: [Edge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}
 
 
 def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.domain import EdgeType
 from ingest.citations import eu_patterns as P
 from ingest.citations.eu_refs import Act, act_from, article_items, labels_of, subs_path
-from ingest.models import EdgeType
 from ingest.parsers.generic.keys import Segment
 
 # Depth of each location segment: a location part replaces the base from its own depth down.

@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from core.domain import Document, LegalUnit
 from ingest.citations import generic_patterns as P
 from ingest.citations.generic_ko_patterns import HANGUL
-from ingest.models import Document, LegalUnit, Mention
+from ingest.models import Mention
 from ingest.parsers.generic.keys import (
     Segment,
     doc_key,

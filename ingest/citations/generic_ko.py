@@ -22,9 +22,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations import generic_ko_patterns as P
 from ingest.citations.generic import _keys, _non_overlapping, _Ref, _Target
-from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
+from ingest.models import Mention
 from ingest.parsers.generic.keys import Segment, title_name_key
 from ingest.parsers.generic.korean import tier_of
 

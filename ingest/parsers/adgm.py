@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.domain import Document, LegalUnit, UnitType, normalize_text
 from ingest.citations.base import CitationFinder
-from ingest.models import Document, LegalUnit, ParseFailure, UnitType
-from ingest.normalize import normalize_text
+from ingest.models import ParseFailure
 from ingest.parsers import adgm_ids as ids
 from ingest.parsers.base import CorpusParse
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from core.domain import Edge
 from core.lexical import tokenize
-from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
+from core.retrieval.base import RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
 from core.stores.queries import Reached, UnitRecord
 
 UNITS = {
@@ -24,9 +25,9 @@ UNITS = {
     "mir": UnitRecord(id="mir", label="MIR", title="Market Infrastructure Rules", document_id="mir", type="document"),
 }
 EDGES = [
-    PathEdge(source="r2", type="REFERENCES", target="r1"),
-    PathEdge(source="r1", type="DEFINES", target="d1"),
-    PathEdge(source="r2", type="DEFINES", target="d1"),
+    Edge(source="r2", type="REFERENCES", target="r1"),
+    Edge(source="r1", type="DEFINES", target="d1"),
+    Edge(source="r2", type="DEFINES", target="d1"),
 ]
 SEARCHABLE = ("r1", "r2", "r3", "d1")  # x9 is in the graph but never a search hit
 
@@ -57,7 +58,7 @@ class FakeRetriever(Retriever):
 
 @dataclass
 class FakeGraph:
-    edges: list[PathEdge] = field(default_factory=lambda: list(EDGES))
+    edges: list[Edge] = field(default_factory=lambda: list(EDGES))
     down: bool = False
 
     def _check(self) -> None:
@@ -83,7 +84,7 @@ class FakeGraph:
                     out.append(Reached(unit_id=other, seed_id=seed, hops=1, path=[edge]))
         return out[:node_cap]
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         self._check()
         inside, types = set(unit_ids), set(edge_types)
         return [e for e in self.edges if e.type in types and e.source in inside and e.target in inside]
@@ -101,11 +102,11 @@ class FakeGraph:
                 out.setdefault(unit.parent_id, []).append(unit)
         return out
 
-    def current_version(self, unit_id: str) -> list[PathEdge]:
+    def current_version(self, unit_id: str) -> list[Edge]:
         self._check()
         return []
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         self._check()
         stored = {(e.source, e.type, e.target) for e in self.edges}
         return {(e.source, e.type, e.target) for e in edges

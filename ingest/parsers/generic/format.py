@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.domain import Document
 from ingest.citations.base import CitationFinder
-from ingest.models import Document, ParseFailure
+from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.generic.keys import slugify
 from ingest.parsers.generic.readers import SUPPORTED_EXTENSIONS, ReadError, collect_files, read_lines

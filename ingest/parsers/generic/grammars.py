@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 from ingest.parsers.generic import korean, vi_codification
 from ingest.parsers.generic.vi_codification import CODIFIED_ARTICLE
 

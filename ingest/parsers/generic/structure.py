@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ingest.models import Document, LegalUnit, UnitType
+from core.domain import Document, LegalUnit, UnitType
 from ingest.parsers.generic import eu, vi_codification
 from ingest.parsers.generic.definitions import mark_definitions
 from ingest.parsers.generic.grammars import (
