@@ -20,12 +20,11 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.reload import open_stores
 from core.settings import get_settings
 from core.stores.graph_reader import reader_for
+from core.stores.queries import corpus_units
 
 
 def swap_analyzer(settings, corpus: str, name: str) -> float:
     """Rebuilds the opened stores' lexical indexes with analyzer `name`; returns the build seconds."""
-    from core.stores.queries import corpus_units
-
     rows = corpus_units(reader_for(settings).driver(), settings.neo4j_database, corpus)
     started = time.perf_counter()
     index = LexicalIndex.build([r["id"] for r in rows],

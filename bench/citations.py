@@ -109,7 +109,7 @@ def paragraph_exactness(view: GraphView) -> dict[str, float | int]:
 
 def xrefrag_coverage(shared: Path) -> tuple[dict | None, str | None]:
     try:
-        from bench.xrefrag_coverage import measure_xrefrag_coverage
+        from bench.xrefrag_coverage import measure_xrefrag_coverage  # a sibling bench: its breaking must not hide ours
     except ImportError as exc:
         return None, f"bench.xrefrag_coverage unavailable: {exc}"
     try:

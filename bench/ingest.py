@@ -11,7 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from core import neo4j_local
 from core.settings import get_settings
+from ingest.pipeline import run_ingest
 
 TARGET_SECONDS = {"hipaa": 60, "adgm": 240}
 
@@ -27,9 +29,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results/ingest.json"))
     parser.add_argument("--corpora", default="hipaa,adgm")
     args = parser.parse_args(argv)
-
-    from core import neo4j_local
-    from ingest.pipeline import run_ingest
 
     base = get_settings()
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "corpora": {}}

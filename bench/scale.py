@@ -26,6 +26,7 @@ from core import neo4j_local
 from core.domain import CITATION_EDGE_TYPES, EdgeType
 from core.settings import get_settings
 from core.stores import queries as graph_queries
+from core.stores.neo4j_store import connect
 
 BATCH = 20_000
 
@@ -119,8 +120,6 @@ def free_port() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.stores.neo4j_store import connect
-
     parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=1_000_000)
     parser.add_argument("--node-cap", type=int, default=20)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from core import neo4j_local
 from core.settings import REPO_ROOT, Settings, get_settings
+from core.stores import neo4j_store, queries
+from ingest.__main__ import main as ingest_main
 
 SAMPLE = REPO_ROOT / "examples" / "sample-corpus"
 SHARED_CORPORA = {"hipaa": "corpora/hipaa", "adgm": "corpora/adgm"}
@@ -40,11 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     corpus, path = corpus_path(args.name, settings)
     if args.action == "ingest":
-        from ingest.__main__ import main as ingest_main
-
         return ingest_main([str(path), "--corpus", corpus])
-    from core.stores import neo4j_store, queries
-
     neo4j_local.ensure_running(settings)
     driver = neo4j_store.connect(settings)
     try:

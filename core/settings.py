@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.analyzers import AUTO, get_analyzer
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -48,8 +50,6 @@ class Settings(BaseSettings):
     @classmethod
     def _known_analyzer(cls, value: str) -> str:
         # Checked when settings load, not after an ingest has spent minutes embedding.
-        from core.analyzers import AUTO, get_analyzer
-
         if value != AUTO:
             try:
                 get_analyzer(value)

@@ -9,8 +9,13 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
+from core.analyzers import choose_analyzer
 from core.domain import Document, Edge
+from core.embeddings import get_embedder
+from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
+from core.stores import chroma_store, graph_reader, neo4j_store, queries
+from core.stores.chroma_store import ChromaUnitWriter, text_hash
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
 from ingest.stages import StageRecorder, StageStats
@@ -62,8 +67,6 @@ def run_ingest(
     paths: list[Path], corpus: str, settings: Settings, forced_format: str | None = None,
     dry_run: bool = False, quiet: bool = False,
 ) -> IngestSummary:
-    from core.stores import graph_reader, neo4j_store, queries
-
     recorder = StageRecorder()
     if dry_run:
         graph = build_graph(paths, corpus, forced_format, recorder)
@@ -90,11 +93,6 @@ def run_ingest(
 
 def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
                  quiet: bool) -> None:
-    from core.analyzers import choose_analyzer
-    from core.embeddings import get_embedder
-    from core.lexical import LexicalIndex, unit_search_text
-    from core.stores import chroma_store, neo4j_store, queries
-
     with recorder.stage("load model"):
         chroma = chroma_store.client(settings)
         embedder = get_embedder(settings)
@@ -133,9 +131,6 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
 
 
 def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool) -> int:
-    from core.lexical import unit_search_text
-    from core.stores.chroma_store import ChromaUnitWriter, text_hash
-
     writer = ChromaUnitWriter(chroma, corpus)
     todo_ids: list[str] = []
     todo_texts: list[str] = []

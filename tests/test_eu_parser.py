@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.domain import Document, UnitType
-from ingest.parsers.generic import GenericFormat
+from ingest.parsers.generic.format import GenericFormat
 from tests.eu_texts import ACT, DELEGATED, UK_NOTES
 
 

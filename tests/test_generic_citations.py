@@ -8,7 +8,7 @@ import pytest
 
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic import GenericCitationFinder
-from ingest.parsers.generic import GenericFormat
+from ingest.parsers.generic.format import GenericFormat
 
 CITED = """Circular 30/2024/TT-BYT
 Article 12. Records

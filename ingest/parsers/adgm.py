@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from core.domain import Document, LegalUnit, UnitType, normalize_text
+from ingest.citations.adgm import AdgmCitationFinder
 from ingest.citations.base import CitationFinder
 from ingest.models import ParseFailure
 from ingest.parsers import adgm_ids as ids
@@ -76,8 +77,6 @@ class AdgmFormat:
         return out
 
     def finder(self, documents: list[Document]) -> CitationFinder:
-        from ingest.citations.adgm import AdgmCitationFinder
-
         return AdgmCitationFinder(documents)
 
 
