@@ -119,9 +119,11 @@ def imports_of(source: str, path: str, module: str, known: set[str]) -> list[Imp
             inner = deferred or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or (
                 isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
             names: list[str] = []
+            line = 0
             if isinstance(child, ast.Import):
-                names = [a.name for a in child.names]
+                names, line = [a.name for a in child.names], child.lineno
             elif isinstance(child, ast.ImportFrom):
+                line = child.lineno
                 base = child.module or ""
                 if child.level:  # relative: from the module's package, one level up per extra dot
                     package = module.split(".") if path.endswith("__init__.py") else module.split(".")[:-1]
@@ -130,8 +132,7 @@ def imports_of(source: str, path: str, module: str, known: set[str]) -> list[Imp
                 names = [_resolve(f"{base}.{a.name}", known) for a in child.names]
             for name in dict.fromkeys(names):
                 if name.split(".")[0] in PACKAGES:
-                    found.append(Import(path, child.lineno, module, name, deferred,
-                                        _comment(lines, child.lineno) if deferred else ""))
+                    found.append(Import(path, line, module, name, deferred, _comment(lines, line) if deferred else ""))
             visit(child, inner)
 
     visit(tree, False)
