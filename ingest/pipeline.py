@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm
 
 from core.analyzers import choose_analyzer
-from core.domain import Document, Edge
+from core.domain import Document, Edge, EdgeType
 from core.embeddings import get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
@@ -52,7 +52,7 @@ def document_hash(document: Document, edges: list[Edge], model: str) -> str:
 
 def summarize(graph: CorpusGraph) -> IngestSummary:
     units = Counter(u.type.value for d in graph.documents for u in d.units)
-    edges = Counter(e.type.value for e in graph.edges)
+    edges = Counter(EdgeType(e.type).value for e in graph.edges)
     resolutions = Counter(e.resolution for e in graph.edges)
     unresolved = [e.citation or e.target for e in graph.edges if e.resolution == "external"]
     return IngestSummary(

@@ -150,7 +150,7 @@ def _write_document_tx(tx: ManagedTransaction, document: Document, edges: list[E
         "UNWIND $ids AS id MERGE (t:Unit {id: id}) ON CREATE SET t.pending = true, t.corpus = $corpus",
         ids=sorted({e.target for e in edges if e.resolution != "external"}), corpus=document.corpus,
     ).consume()
-    by_type: dict[EdgeType, list[dict[str, Any]]] = defaultdict(list)
+    by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for edge in edges:
         by_type[edge.type].append(_edge_row(edge))
     for edge_type, rows in by_type.items():
