@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.retrieval.base import Filters, RetrievalRequest
+from core.retrieval.base import RetrievalRequest
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.filters import Filters
 from core.retrieval.registry import RETRIEVERS, get_retriever
 from core.stores import queries as graph_queries
 

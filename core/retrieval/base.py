@@ -2,25 +2,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 from core.domain import Edge
-
-if TYPE_CHECKING:
-    from core.retrieval.stores import CorpusStores
-
+from core.retrieval.filters import Filters
+from core.retrieval.stores import CorpusStores
 
 # The method the chat, the API, the CLI and the benchmarks use unless told otherwise (a RETRIEVERS name). Here,
 # not in the registry, so that the answer service can name it without importing every retriever.
 DEFAULT_METHOD = "citewalk"
-
-
-class Filters(BaseModel):
-    document_ids: list[str] | None = None
-    unit_types: list[str] | None = None
-    include_repealed: bool = Field(default=False, description="repealed/expired units are excluded unless asked")
 
 
 class RetrievalRequest(BaseModel):

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from core.domain import Edge, EdgeType
 from core.retrieval.base import Provenance
 from core.retrieval.query import Query
+from core.retrieval.stores import INACTIVE_STATUSES
 from core.stores import queries as graph_queries
 from core.stores.queries import Reached
 
@@ -65,8 +66,6 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
     (−0.018 Both@10 on xrefrag dev)."""
     top = [uid for uid, _ in ranked[: query.request.k]]
     if superseded_only:
-        from core.retrieval.stores import INACTIVE_STATUSES
-
         top = [uid for uid in top if uid in query.stores.units and query.stores.units[uid].status in INACTIVE_STATUSES]
         if not top:
             return ranked

@@ -11,10 +11,12 @@ from functools import cached_property
 
 import numpy as np
 
-from core.lexical import LexicalIndex
-from core.retrieval.base import Filters
+from core.embeddings import get_embedder
+from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.filters import Filters
 from core.settings import Settings
+from core.stores import chroma_store
 from core.stores.graph_reader import Neo4jReader, reader_for
 from core.stores.queries import UnitRecord, unit_graph_info
 
@@ -42,9 +44,6 @@ class CorpusStores:
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        from core.embeddings import get_embedder
-        from core.stores import chroma_store
-
         config = config or RetrievalConfig()
         lexical = LexicalIndex.load(settings.lexical_path / corpus)
         collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
@@ -125,8 +124,6 @@ class CorpusStores:
 
     def context_texts(self) -> list[str]:
         """Each unit's searchable text followed by the titles of up to `context_depth` ancestors, in unit order."""
-        from core.lexical import unit_search_text
-
         return [unit_search_text(self.units[uid].label, self.units[uid].title, self.units[uid].text) + "\n"
                 + self.heading_text(uid) for uid in self.unit_ids]
 
