@@ -26,7 +26,7 @@ class Area:
 
 AREAS = (
     Area("domain", 1, ("core.domain",)),
-    Area("stores", 2, ("core.settings", "core.stores", "core.graph_queries", "core.queries", "core.embeddings",
+    Area("stores", 2, ("core.settings", "core.stores", "core.embeddings",
                        "core.lexical", "core.analyzers", "core.app_db", "core.kept_secrets", "core.accounts")),
     Area("ingest", 3, ("ingest",)),
     Area("retrieval", 3, ("core.retrieval",)),
@@ -105,7 +105,7 @@ def _comment(lines: list[str], lineno: int) -> str:
 
 
 def _resolve(name: str, known: set[str]) -> str:
-    """`from core import graph_queries` names the module core.graph_queries; `from core.x import f` names core.x."""
+    """`from core.stores import queries` names the module core.stores.queries; `from core.x import f` names core.x."""
     return name if name in known else name.rsplit(".", 1)[0] if name.rsplit(".", 1)[0] in known else name
 
 
