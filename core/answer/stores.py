@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.answer.graph import GraphReader, Neo4jGraph
+from core.retrieval import registry
 from core.retrieval.base import Retriever
 from core.settings import Settings
 from core.stores.graph_reader import UNAVAILABLE, reader_for
@@ -16,9 +17,6 @@ def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
     """One retriever per (method, corpus, stores) for the process: loading models and indexes is the slow part."""
     key = (method, corpus, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
     if key not in _RETRIEVERS:
-        # Imported late: the retrievers load embedding models and indexes nobody needs for `--help`.
-        from core.retrieval import registry
-
         _RETRIEVERS[key] = registry.get_retriever(method, settings)
     return _RETRIEVERS[key]
 
