@@ -1,6 +1,6 @@
 """Fit the extractive answerer's candidate-set weights (core.answer.selection.SET_WEIGHTS) on several dev sets at once.
 
-    python -m bench.select_fit --set FILE:CORPUS [--set FILE:CORPUS ...] [--limit N] [--l2 1.0] [--out FILE.json]
+    python -m bench.select_fit --set FILE:CORPUS [--set FILE:CORPUS ...] [--limit N] [--l2 0.3] [--out FILE.json]
 
 Each question is run through the extractive answer's own tool calls; every candidate set of
 `selection.candidates` gets its features and its citation F1 against the question's gold, scored at the
@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,17 @@ class Item:
     features: np.ndarray
     scores: np.ndarray  # (candidates, 3): P, R, F1
     sizes: np.ndarray
+    reach: dict[str, float] = field(default_factory=dict)  # share of the gold found in the evidence / top hits
+
+
+# Where the gold sits in what the run retrieved: all of the evidence, the search hits, the first 5 of them.
+REACH = {"evidence": None, "hits": 0, "top5": 5}
+
+
+def reach(deps: AnswerDeps, gold: set[str], roll: Callable[[list[str]], set[str]]) -> dict[str, float]:
+    seeds = [e.unit.id for e in deps.ledger.seeds()]
+    pools = {name: deps.ledger.ids() if depth is None else seeds[:depth or None] for name, depth in REACH.items()}
+    return {name: len(gold & roll(pool)) / len(gold) if gold else 0.0 for name, pool in pools.items()}
 
 
 def collect(path: Path, corpus: str, settings: Settings, method: str, limit: int | None) -> list[Item]:
@@ -57,9 +69,11 @@ def collect(path: Path, corpus: str, settings: Settings, method: str, limit: int
         asyncio.run(run_extractive(deps))
         found = candidates(deps.ledger, Scorer.for_question(deps.question, deps.ledger), signals_for(deps))
         matrix = np.array([[c.features[k] for k in FEATURES] for c in found], dtype=np.float64)
-        scores = np.array([prf(rolled_up(list(c.units), q.gold, stores.graph, members), q.gold) for c in found])
+        def roll(units: list[str], gold: set[str] = q.gold) -> set[str]:
+            return rolled_up(units, gold, stores.graph, members)
+        scores = np.array([prf(roll(list(c.units)), q.gold) for c in found])
         items.append(Item(matrix.reshape(len(found), len(FEATURES)), scores.reshape(len(found), 3),
-                          np.array([len(c.units) for c in found])))
+                          np.array([len(c.units) for c in found]), reach(deps, q.gold, roll)))
         if n % 200 == 0:
             print(f"{path.name}: {n}/{len(questions)}", file=sys.stderr, flush=True)
     return items
@@ -107,7 +121,19 @@ def evaluate(items: list[Item], weights: np.ndarray) -> dict[str, float]:
             "two_units_share": round(two / n, 4)}
 
 
-def report(named: dict[str, list[Item]], l2: float) -> dict:
+def ceiling(items: list[Item]) -> dict[str, float | dict[str, float]]:
+    """What a perfect chooser over the same candidates would score (best F1, then best P), and where the gold is."""
+    p = r = 0.0
+    for i in items:
+        if len(i.features):
+            best = max(range(len(i.scores)), key=lambda c: (i.scores[c, 2], i.scores[c, 0]))
+            p, r = p + i.scores[best, 0], r + i.scores[best, 1]
+    n = max(1, len(items))
+    gold_in = {k: round(sum(i.reach.get(k, 0.0) for i in items) / n, 4) for k in REACH}
+    return {"precision": round(p / n, 4), "recall": round(r / n, 4), "gold_share_in": gold_in}
+
+
+def report(named: dict[str, list[Item]], l2: float, held_out: dict[str, list[Item]] | None = None) -> dict:
     sets = list(named.values())
     fitted = fit(sets, l2)
     even = fit([s[0::2] for s in sets], l2)
@@ -120,8 +146,21 @@ def report(named: dict[str, list[Item]], l2: float) -> dict:
             "fitted_all": evaluate(items, fitted),
             "fit_even_check_odd": evaluate(items[1::2], even),
             "fit_odd_check_even": evaluate(items[0::2], odd),
+            "ceiling": ceiling(items),
         }
+    out["held_out"] = {name: {"shipped_weights": evaluate(items, shipped), "fitted_all": evaluate(items, fitted),
+                              "ceiling": ceiling(items)} for name, items in (held_out or {}).items()}
     out["weights"] = {k: round(float(w), 3) for k, w in zip(FEATURES, fitted)}
+    return out
+
+
+def _sets(parser: argparse.ArgumentParser, specs: list[str], option: str) -> list[tuple[Path, str]]:
+    out = []
+    for spec in specs:
+        file, sep, corpus = spec.rpartition(":")
+        if not sep or not Path(file).exists():
+            parser.error(f"{option} {spec!r}: expected an existing FILE:CORPUS")
+        out.append((Path(file), corpus))
     return out
 
 
@@ -129,19 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.select_fit", description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", required=True, metavar="FILE:CORPUS",
                         help="a question file and the corpus it asks about; repeat for every dev set")
+    parser.add_argument("--check", action="append", default=[], metavar="FILE:CORPUS",
+                        help="a held-out set: scored with the fitted weights, never fitted on")
     parser.add_argument("--method", default=DEFAULT_METHOD)
     parser.add_argument("--limit", type=int, default=None, help="questions per set")
-    parser.add_argument("--l2", type=float, default=1.0, help="penalty on the standardised weights")
+    parser.add_argument("--l2", type=float, default=0.3, help="penalty on the standardised weights")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     settings = get_settings()
-    named: dict[str, list[Item]] = {}
-    for spec in args.set:
-        file, sep, corpus = spec.rpartition(":")
-        if not sep or not Path(file).exists():
-            parser.error(f"--set {spec!r}: expected an existing FILE:CORPUS")
-        named[Path(file).stem] = collect(Path(file), corpus, settings, args.method, args.limit)
-    print_and_save({"method": args.method, "limit": args.limit} | report(named, args.l2), args.out)
+    fitted_on, checked_on = _sets(parser, args.set, "--set"), _sets(parser, args.check, "--check")  # all checked first
+    named = {f.stem: collect(f, c, settings, args.method, args.limit) for f, c in fitted_on}
+    held = {f.stem: collect(f, c, settings, args.method, None) for f, c in checked_on}
+    print_and_save({"method": args.method, "limit": args.limit} | report(named, args.l2, held), args.out)
     return 0
 
 

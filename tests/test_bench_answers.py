@@ -56,3 +56,18 @@ def test_label_gold_is_scored_at_its_level_on_the_real_store(tmp_path, test_sett
     result = run(questions, hipaa_corpus, test_settings, "citewalk", "extractive", None)
     assert result["citation_recall"] == 1.0 and result["claims_verbatim_share"] == 1.0
     assert result["cited_outside_ledger"] == 0
+
+
+def test_select_fit_ceiling_is_the_best_candidate_and_the_chooser_can_fall_short_of_it():
+    import numpy as np
+
+    from bench.select_fit import Item, ceiling, evaluate
+
+    # one question, three candidates: a wrong single, a right single (half the gold), the gold pair
+    item = Item(features=np.array([[1.0, 0.0], [0.5, 0.0], [0.0, 1.0]]),
+                scores=np.array([[0.0, 0.0, 0.0], [1.0, 0.5, 2 / 3], [1.0, 1.0, 1.0]]),
+                sizes=np.array([1, 1, 2]), reach={"evidence": 1.0, "hits": 1.0, "top5": 0.5})
+    top = ceiling([item])
+    assert (top["precision"], top["recall"]) == (1.0, 1.0) and top["gold_share_in"]["top5"] == 0.5
+    assert evaluate([item], np.array([1.0, 0.0]))["precision"] == 0.0  # prefers the wrong single
+    assert evaluate([item], np.array([0.0, 1.0]))["recall"] == 1.0

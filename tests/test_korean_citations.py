@@ -213,7 +213,11 @@ def test_addenda_are_addressed_apart_and_instructions_amend(tmp_path: Path) -> N
     assert {"약사법 제40조제1항", "약사법 제40조제3항"} <= raws
     assert ("t/act/addenda-부칙~2/art-2/cl-2", "t/act/art-5/cl-2", "AMENDS") in edges
     amended = [e for e in graph.edges if e.type is EdgeType.AMENDS]
-    assert len(amended) == 3 and all("/addenda" in e.source for e in amended)
+    assert len(amended) == 4 and all("/addenda" in e.source for e in amended)
+    # Each instruction's verb is its action; the intro amends the act itself (a whole-act edge, no provision).
+    actions = {(e.target, e.action) for e in amended}
+    assert actions == {("t/external/약사법", "amended"), ("t/external/약사법-제40조제1항", "amended"),
+                       ("t/external/약사법-제40조제3항", "amended"), ("t/act/art-5/cl-2", "deleted")}
 
 
 def test_hostile_korean_text_stays_linear() -> None:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.real.amendments import eu_checks
 from bench.real.checks import Check
 from core.domain import Document, Edge, EdgeType, LegalUnit, UnitType
 from core.settings import Settings
@@ -73,6 +74,7 @@ def run(settings: Settings) -> list[Check]:
         amending = _amendments(act, short)
         if amending is not None:
             checks.append(amending)
+        checks += eu_checks(act.graph, act.document, short)
     pair = _load([folder / n for n in _PAIR])
     for act in pair:
         # The same measures on the Markdown pair (point labels on their own lines), ingested together.
@@ -81,6 +83,7 @@ def run(settings: Settings) -> list[Check]:
         amending = _amendments(act, short)
         if amending is not None:
             checks.append(amending)
+        checks += eu_checks(act.graph, act.document, short)
     checks.append(_delegation(pair))
     return checks
 

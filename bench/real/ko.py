@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.real.amendments import ko_checks
 from bench.real.checks import Check
 from core.domain import Document, Edge, EdgeType, LegalUnit
 from core.settings import Settings
@@ -53,6 +54,7 @@ def run(settings: Settings) -> list[Check]:
     for family in _families(graph.documents):
         checks += _family_checks(graph, family, units)
     checks += _history_checks(graph)
+    checks += ko_checks(graph, AREA)
     return checks
 
 

@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from bench.real.amendments import vi_checks
 from bench.real.checks import Check
 from core.domain import EdgeType
 from core.settings import Settings
@@ -34,7 +35,7 @@ def run(settings: Settings) -> list[Check]:
         return [Check(area=AREA, name="phapdien material", value="missing", target=str(path), ok=False)]
     body = _body(path.read_text(encoding="utf-8").splitlines())
     graph = build_graph([path], "vi-check", "generic")
-    return [*codification_checks(body, graph), *retrieval_checks()]
+    return [*codification_checks(body, graph), *vi_checks(graph), *retrieval_checks()]
 
 
 def _body(lines: list[str]) -> list[str]:
@@ -98,11 +99,16 @@ def retrieval_checks() -> list[Check]:
         return [Check(area=AREA, name="alqac retrieval result", value="missing", target=str(RETRIEVAL_RESULT), ok=False)]
     report = json.loads(RETRIEVAL_RESULT.read_text())
     default = report["methods"].get("citewalk", {})
+    # The figure counts from one run that also holds the two baselines.
+    same_run = {"bm25", "dense"} <= set(report["methods"])
+    baselines = {m: {"Recall@10": v.get("Recall@10"), "Hit@1": v.get("Hit@1")}
+                 for m, v in report["methods"].items() if m != "citewalk"}
     return [
         Check(area=AREA, name="alqac gold in top 10 (citewalk)", value=default.get("Recall@10", 0.0), target=">= 0.97",
-              ok=default.get("Recall@10", 0.0) >= 0.97, detail={"methods": sorted(report["methods"])}),
+              ok=same_run and default.get("Recall@10", 0.0) >= 0.97,
+              detail={"methods": sorted(report["methods"]), "same_run": baselines}),
         Check(area=AREA, name="alqac gold first (citewalk)", value=default.get("Hit@1", 0.0), target=">= 0.85",
-              ok=default.get("Hit@1", 0.0) >= 0.85),
+              ok=same_run and default.get("Hit@1", 0.0) >= 0.85),
     ]
 
 

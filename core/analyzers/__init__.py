@@ -53,6 +53,11 @@ def get_analyzer(name: str) -> Analyzer:
                      " (a Vietnamese one may add /words, /syllables, /bigrams, /syllables+bigrams)")
 
 
+def language_of(analyzer_name: str) -> str:
+    """The language an analyzer was chosen for ("vi-pyvi/words" → "vi"); an index without one is English."""
+    return analyzer_name.split("-", 1)[0] if analyzer_name.startswith(("vi-", "ko-")) else "en"
+
+
 def detect_language(texts: Iterable[str]) -> str:
     """'ko' when Hangul makes up a tenth of the letters, 'vi' when Vietnamese-only letters do a fiftieth
     (every Vietnamese sentence has several; an English text quoting a name has a few), else 'en'."""

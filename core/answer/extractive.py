@@ -4,6 +4,7 @@ from __future__ import annotations
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from core import current_law
 from core.answer.deps import AnswerDeps
 from core.answer.items import read_items
 from core.answer.models import AttributedAnswer, RuleClaims
@@ -56,6 +57,8 @@ def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list
     missing = _missing_words(deps.question, scorer, rules)
     if missing:
         out.append(missing_caveat(rules, deps.question, missing))
+    if deps.graph is not None:
+        out += current_law.caveats(deps.graph, [r.unit_id for r in rules])
     return out
 
 

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from neo4j import Driver
 
+from core.current_law import CurrentLaw
 from core.domain import Edge
 from core.stores import queries as gq
 from core.stores.queries import Reached, UnitRecord
@@ -23,7 +24,7 @@ class GraphReader(Protocol):
 
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
 
-    def current_version(self, unit_id: str) -> list[Edge]: ...
+    def current_law(self, unit_id: str) -> CurrentLaw | None: ...
 
     def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]: ...
 
@@ -54,8 +55,8 @@ class Neo4jGraph:
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return gq.children(self.driver, self.database, unit_ids)
 
-    def current_version(self, unit_id: str) -> list[Edge]:
-        return gq.current_version(self.driver, self.database, unit_id)
+    def current_law(self, unit_id: str) -> CurrentLaw | None:
+        return gq.current_law(self.driver, self.database, unit_id)
 
     def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         return gq.existing_edges(self.driver, self.database, edges)

@@ -82,11 +82,11 @@ SEED_PAIR_POOL = 5  # two hits not joined by a citation are a candidate among th
 #   second   = 1 for a two-unit set (its cost); linked = 1 when the two are joined by a written citation;
 #   second_2q / linked_2q = the same, for a question that asks two things (signals.clauses): such a question
 #              usually needs two provisions, often one citing the other.
-# Fitted with `python -m bench.select_fit` on all dev sets together (each set weighted equally), see
+# Fitted with `python -m bench.select_fit --l2 0.3` on all dev sets together (each set weighted equally), see
 # bench/results/ANSWERS.md.
-SET_WEIGHTS = {"cover": 1.418, "phrase": 2.459, "dense": 0.487, "lex_max": 0.964, "lex_min": 1.239, "lex_citing": 0.607,
-               "rank_max": 0.225, "rank_min": 1.961, "gain": 6.409, "second": -0.970, "linked": 1.116,
-               "second_2q": 0.387, "linked_2q": 0.932}
+SET_WEIGHTS = {"cover": 1.254, "phrase": 2.812, "dense": 1.179, "lex_max": 0.675, "lex_min": 1.856, "lex_citing": 0.778,
+               "rank_max": 0.142, "rank_min": 1.704, "gain": 8.42, "second": -1.243, "linked": 1.6,
+               "second_2q": 0.613, "linked_2q": 1.052}
 FEATURES = tuple(SET_WEIGHTS)
 # Below this margin over the runner-up the choice is reported as unsure in the caveats.
 UNSURE_MARGIN = 0.25

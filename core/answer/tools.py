@@ -142,25 +142,32 @@ def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
 
 
 def current_version(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
-    """The amendment chain (AMENDS/REPLACES) that supersedes a returned unit, oldest first."""
+    """Whether a returned unit is still current law: in force or repealed (by what, when), its amendments in
+    date order, and the amending provision that holds its newest text."""
     deps = ctx.deps
     if unit_id not in deps.ledger:
         return f"{unit_id} was not returned by any tool; search first."
     if deps.graph is None:
         deps.notice(GRAPH_DOWN)
         return "The citation graph is unavailable."
-    with deps.step(Step.CURRENT_VERSION, f"amendment chain of {unit_id}") as outcome:
+    with deps.step(Step.CURRENT_VERSION, f"current law of {unit_id}") as outcome:
         try:
-            chain = deps.graph.current_version(unit_id)
-            units = deps.graph.fetch_units(e.source for e in chain)
+            law = deps.graph.current_law(unit_id)
+            units = deps.graph.fetch_units(e.source for e in law.chain) if law is not None else {}
         except Exception:  # noqa: BLE001
             deps.notice(GRAPH_DOWN)
             return "The citation graph is unavailable."
-        found = [Evidence(units[e.source], role_for(e, e.source), unit_id, e) for e in chain if e.source in units]
+        if law is None:
+            return f"{unit_id} is not in the citation graph."
+        found = [Evidence(units[e.source], role_for(e, e.source), unit_id, e) for e in law.chain if e.source in units]
         for evidence in found:
             deps.ledger.record(evidence)
-        outcome.append(f"{len(found)} amending units")
-    return arrange(found) if found else f"{unit_id} has no recorded amendments: it is the current text."
+        if law.repealed:
+            # Shown, never dropped: the answer must say the rule it quotes is no longer in force.
+            deps.notice(" ".join(law.lines()[:1]))
+        outcome.append(("repealed; " if law.repealed else "") + f"{len(law.events)} amendments, {len(found)} amending units")
+    body = "\n".join(law.lines())
+    return body + ("\n\nNewest text:\n" + arrange(found) if found else "")
 
 
 TOOLS = (search_provisions, follow_citations, read_unit, current_version)

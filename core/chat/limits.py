@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from core.answer.graph import GraphReader
 from core.answer.stores import Stores
+from core.current_law import CurrentLaw
 from core.domain import Edge
 from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
@@ -63,8 +64,8 @@ class LimitedGraph:
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return self.inner.children(unit_ids)
 
-    def current_version(self, unit_id: str) -> list[Edge]:
-        return self.inner.current_version(unit_id)
+    def current_law(self, unit_id: str) -> CurrentLaw | None:
+        return self.inner.current_law(unit_id)
 
     def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         return self.inner.existing_edges(edges)

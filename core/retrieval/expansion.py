@@ -58,22 +58,24 @@ def graph_provenance(reached: Reached) -> Provenance:
 
 def with_current_versions(query: Query, ranked: list[tuple[str, float]], provenance: dict[str, list[Provenance]],
                           superseded_only: bool = False) -> list[tuple[str, float]]:
-    """'Current law': a superseded hit is followed by the latest version of its AMENDS/REPLACES chain.
+    """'Current law': a hit given new words by an amending provision is followed by the latest version
+    of its AMENDS/REPLACES chain (core.current_law.gives_text says which edges give new words).
 
-    superseded_only: follow chains only from hits whose status says they are no longer in force. In
-    ADGM all 27 AMENDS/REPLACES edges join two in-force units ("Rules 4.12.4 to 4.12.5 are replaced by
-    Rules A4.12.4 to A4.12.6" under the Simplified Approach): inserting them displaced relevant hits
-    (−0.018 Both@10 on xrefrag dev)."""
+    superseded_only: follow chains only from hits that are no longer the current text: their status says
+    so, or an amending act's typed instruction replaced them ("paragraph 3 is replaced by the following").
+    In ADGM all 27 AMENDS/REPLACES edges join two in-force units and carry no instruction ("Rules 4.12.4
+    to 4.12.5 are replaced by Rules A4.12.4 to A4.12.6" under the Simplified Approach): inserting them
+    displaced relevant hits (−0.018 Both@10 on xrefrag dev)."""
     top = [uid for uid, _ in ranked[: query.request.k]]
-    if superseded_only:
-        top = [uid for uid in top if uid in query.stores.units and query.stores.units[uid].status in INACTIVE_STATUSES]
-        if not top:
-            return ranked
     chains, problem = query.stores.graph.call(
         lambda driver, database: graph_queries.latest_versions(driver, database, top), {},
     )
     if problem:
         query.degraded.append(problem)
+    if superseded_only:
+        units = query.stores.units
+        chains = {uid: found for uid, found in chains.items()
+                  if found[1] or (uid in units and units[uid].status in INACTIVE_STATUSES)}
     if not chains:
         return ranked
     out: list[tuple[str, float]] = []
@@ -83,7 +85,7 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
             continue
         out.append((uid, score))
         placed.add(uid)
-        chain = chains.get(uid)
+        chain = chains[uid][0] if uid in chains else None
         latest = chain[-1].source if chain else None
         if latest and latest not in placed and query.stores.allowed(latest, query.request.filters):
             provenance.setdefault(latest, []).append(Provenance(kind="graph", seed_id=uid, hops=len(chain), path=chain))

@@ -8,6 +8,8 @@ import numpy as np
 
 from core.retrieval.base import Provenance, RetrievalRequest
 from core.retrieval.fusion import fuse_scores, top_indices
+from core.retrieval.language import lexical_share
+from core.retrieval.statement import answer_split, with_stem
 from core.retrieval.stores import CorpusStores
 
 
@@ -45,17 +47,25 @@ class Query:
 
     @cached_property
     def context_lexical(self) -> np.ndarray:
-        """BM25 over text + ancestor headings (the default method's lexical view)."""
+        """BM25 over text + ancestor headings (the default method's lexical view); a "… ? Trả lời: …"
+        statement's stem is weighted in (statement.py)."""
         started = time.perf_counter()
         scores = self.stores.context_lexical_scores(self.request.question)
+        split = answer_split(self.request.question)
+        share = self.stores.config.stem_share
+        if split is not None and share > 0:
+            scores = with_stem(scores, self.stores.context_lexical_scores(split[0]), share)
         self.timed("lexical", started)
         return scores
 
     def fused(self, lexical_weight: float, lexical: np.ndarray | None = None, dense: np.ndarray | None = None) -> np.ndarray:
-        """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1)."""
+        """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1); BM25 alone
+        when the embedder cannot read the corpus's language (language.py)."""
         lexical = self.lexical if lexical is None else lexical
+        weight = lexical_share(self.stores.settings, self.stores.lexical.analyzer.name, lexical_weight,
+                               self.stores.config.unread_lexical_weight)
         dense = self.dense if dense is None else dense
-        return fuse_scores(lexical, np.where(self.mask, dense, -1.0), lexical_weight)
+        return fuse_scores(lexical, np.where(self.mask, dense, -1.0), weight)
 
     def first_stage_provenance(self, pool: int) -> dict[str, list[Provenance]]:
         """Which flat lists a unit came from, with its rank there: the 'why' of a first-stage hit."""

@@ -9,12 +9,14 @@ other relationship groups are never read. `expand` walks up to HOPS_PER_QUERY ho
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
+from core.current_law import NEW_TEXT, CurrentLaw, Incoming, amending_date, read
 from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
 
 Direction = Literal["out", "in", "both"]
@@ -180,14 +182,50 @@ def children(driver: Driver, database: str, unit_ids: list[str], limit_per_unit:
     return out
 
 
+# An edge hands its target new words unless its grammar read a removing or plain-amending action
+# (core.current_law.gives_text; edges of grammars that record no action always pass).
+_GIVES_TEXT = ("all(r IN relationships(p) WHERE r.action IS NULL OR (r.action IN $new_text AND "
+               "coalesce(r.resolution, 'exact') = 'exact' AND startNode(r).document_id <> endNode(r).document_id))")
+
+
 def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
-    """The amendment chain that supersedes a unit, oldest first (empty when it is current)."""
+    """The amendment chain that gives a unit its newest text, oldest first (empty when it is current)."""
     records, _, _ = driver.execute_query(
-        "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WITH p ORDER BY length(p) DESC LIMIT 1 "
+        "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WHERE " + _GIVES_TEXT + " "
+        "WITH p ORDER BY length(p) DESC LIMIT 1 "
         "UNWIND relationships(p) AS r RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
-        id=unit_id, database_=database, routing_=RoutingControl.READ,
+        id=unit_id, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
     )
     return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+
+
+def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | None:
+    """In force or repealed, every recorded amendment in date order, and the newest text (core.current_law)."""
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {id: $id}) "
+        "OPTIONAL MATCH (s:Unit)-[r:AMENDS|REPLACES]->(u) "
+        "OPTIONAL MATCH (d:Unit {id: s.document_id}) "
+        "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, "
+        "collect(CASE WHEN s IS NULL THEN NULL ELSE {source: s.id, label: s.label, type: type(r), action: r.action, "
+        "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming",
+        id=unit_id, database_=database, routing_=RoutingControl.READ,
+    )
+    if not records:
+        return None
+    row = records[0]
+    incoming = [Incoming(source_id=i["source"], source_label=i["label"] or "", type=i["type"], action=i["action"],
+                         resolution=i["resolution"] or "exact", date=amending_date(_metadata(i["own"]), _metadata(i["doc"])), same_document=bool(i["same"]))
+                for i in row["incoming"]]
+    return read(unit_id, row["label"] or "", row["status"] or "in_force", _metadata(row["metadata"]), incoming,
+                current_version(driver, database, unit_id))
+
+
+def _metadata(stored: str | None) -> dict[str, str]:
+    try:
+        data = json.loads(stored or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def existing_edges(driver: Driver, database: str, edges: list[Edge]) -> set[tuple[str, str, str]]:
@@ -203,18 +241,23 @@ def existing_edges(driver: Driver, database: str, edges: list[Edge]) -> set[tupl
     return {(r["source"], r["type"], r["target"]) for r in records}
 
 
-def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10) -> dict[str, list[Edge]]:
-    """For each unit superseded by AMENDS/REPLACES, the longest chain to its latest version (oldest first)."""
+def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10
+                    ) -> dict[str, tuple[list[Edge], bool]]:
+    """For each unit given new words over AMENDS/REPLACES, the longest chain to its latest version (oldest
+    first), and whether the grammar typed that chain's first instruction (replaced / inserted)."""
     if not unit_ids:
         return {}
     hops = max(1, min(int(max_hops), 20))
     records, _, _ = driver.execute_query(
         "UNWIND $ids AS uid MATCH p = (:Unit {id: uid})<-[:AMENDS|REPLACES*1.." + str(hops) + "]-(:Unit) "
+        "WHERE " + _GIVES_TEXT + " "
         "WITH uid, p ORDER BY length(p) DESC WITH uid, collect(p)[0] AS p "
-        "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges",
-        ids=unit_ids, database_=database, routing_=RoutingControl.READ,
+        "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges, "
+        "relationships(p)[0].action IS NOT NULL AS typed",
+        ids=unit_ids, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
     )
-    return {r["uid"]: [Edge(source=s, type=t, target=e) for s, t, e in r["edges"]] for r in records}
+    return {r["uid"]: ([Edge(source=s, type=t, target=e) for s, t, e in r["edges"]], bool(r["typed"]))
+            for r in records}
 
 
 def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:

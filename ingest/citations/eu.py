@@ -89,11 +89,32 @@ class EuCitationFinder:
                     mention.source_id = document.id
                     mention.edge_type, mention.pair = EdgeType.SPECIFIES, EdgeType.DELEGATES_TO
                 mentions.append(mention)
+        taken = [*consumed, *((m.start(), m.end()) for m, _ in _matches(unit.text))]
+        # An act this unit instructs is already its AMENDS / REPLACES target ("Amendments to Regulation X").
+        instructed = {i.act.name for i in reading.instructions if i.act is not None}
+        mentions += self._whole_acts(unit, slug, taken, instructed)
         recent = self._recent.setdefault(document.id, {})
         for match in P.ACT_NAME.finditer(unit.text):
             act = act_from(match)
             if act is not None:
                 recent[act.kind] = act
+        return mentions
+
+    def _whole_acts(self, unit: LegalUnit, slug: str, taken: list[tuple[int, int]], instructed: set[str]) -> list[Mention]:
+        """"Regulation (EU) No 600/2014", "Directive 2014/65/EU" with no provision: an edge to that act's
+        document when the corpus holds it, else to an External named by the act; never to the citing act
+        (its own number in its title) nor to an article of it."""
+        mentions: list[Mention] = []
+        for match in P.ACT_NAME.finditer(unit.text):
+            act = act_from(match)
+            if act is None or act.name in instructed or any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            target = self._slug_of(act)
+            if target == slug:
+                continue
+            keys, name = ([doc_key(target)], None) if target else ([external_key(act, ())], external_name(act, ()))
+            mentions.append(Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(),
+                                    end=match.end(), keys=keys, typed=True, name=name))
         return mentions
 
     # Context -------------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from core.domain import Document, LegalUnit
+from core.domain import Document, EdgeType, LegalUnit
 from ingest.citations import generic_patterns as P
+from ingest.citations.classify import classify_citation
 from ingest.citations.generic_ko import KoreanCitationFinder
 from ingest.citations.generic_ko_patterns import HANGUL
 from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
@@ -27,6 +28,7 @@ from ingest.parsers.generic.keys import (
     path_of_key,
     title_name_key,
 )
+from ingest.parsers.generic.vi_codification import PROVENANCE
 
 _ANCHORS = ("art", "sec", "rule")  # segments a "this Article" / "제2항" is relative to
 _MAX_RANGE = 50  # "Articles 5 to 7" is expanded; "Articles 1 to 9000" is a typo or a misread
@@ -92,6 +94,9 @@ class GenericCitationFinder:
                         Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys,
                                 name=ref.target.name)
                     )
+        if document.units and document.units[0].metadata.get("doc_type") == "codification":
+            for mention in mentions:
+                _type_codified(unit.text, mention)
         if HANGUL.search(unit.text):
             mentions += self._korean.find(unit, document, slug, path)
             mentions.sort(key=lambda m: m.start)
@@ -175,6 +180,15 @@ class GenericCitationFinder:
         point = [("pt", match.group("pt"))] if match.group("pt") else []
         return [Ref(context.own, (tuple(base + point),))] if base + point else []
 
+    def _whole_act(self, match: re.Match[str], context: _Context) -> list[Ref]:
+        target = self._document(match, context)
+        if target.slug is not None and target.slug == context.own.slug:
+            return []  # the document's own number, in its header or a self-reference
+        # One External per act however it is written: "Luật số 25/2008/QH12", "Directive 2014/65/EU".
+        kind = " ".join(match.group("dtype").split())
+        name = f"{kind[:1].upper()}{kind[1:]} {'số ' if match.re is P.VI_ACT else ''}{match.group('dnum')}"
+        return [Ref(replace(target, name=None if target.slug else name), ((),))]
+
     @staticmethod
     def _remember(context: _Context, refs: list[Ref]) -> list[Ref]:
         # "같은 조 제2항" / "같은 법 제3조" point back at the last absolute reference.
@@ -193,6 +207,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (P.VI_CODIFIED, GenericCitationFinder._vi_codified),
     (P.VI_THIS_ARTICLE, GenericCitationFinder._vi_this),
     (P.VI_BARE_PART, GenericCitationFinder._vi_bare),
+    (P.VI_ACT, GenericCitationFinder._whole_act),
+    (P.EN_ACT, GenericCitationFinder._whole_act),
 )
 
 
@@ -229,6 +245,37 @@ def _segment_of(kind: str) -> str:
     if word.startswith(("§", "sec")):
         return "sec"
     return "rule" if word.startswith("rul") else "art"
+
+
+_NOTE_VERB = re.compile(
+    r"(?P<pre>\S+\s+)?(?P<verb>(?:sửa\s+đổi|bổ\s+sung|thay\s+thế|bãi\s+bỏ)(?:\s*,\s*(?:sửa\s+đổi|bổ\s+sung|thay\s+thế|bãi\s+bỏ)){0,3})\s{1,3}$"
+)
+
+
+def _type_codified(text: str, mention: Mention) -> None:
+    """A codification amends nothing: no citation of it is AMENDS / REPLACES for the words near it, except
+    where a provenance note says in the active voice that the source provision amended another
+    ("(Điều 2 Thông tư số 27/2020/TT-BYT sửa đổi, bổ sung Điều 5 Thông tư số 05/2015/TT-BYT …)"). The
+    passive "được sửa đổi … bởi Điều 5 …" names the amending act: history metadata (vi_codification)."""
+    mention.typed = True
+    cued = classify_citation(text, mention.start, mention.end)
+    if cued not in (EdgeType.AMENDS, EdgeType.REPLACES):
+        mention.edge_type = cued  # delegation and definition cues ("quy định chi tiết") still type it
+    line_start = text.rfind("\n", 0, mention.start) + 1
+    line_end = text.find("\n", mention.end)
+    line = text[line_start: line_end if line_end >= 0 else len(text)]
+    if not PROVENANCE.fullmatch(line.strip()):
+        return
+    verb = _NOTE_VERB.search(text[max(line_start, mention.start - 60): mention.start])
+    if verb is None or (verb.group("pre") or "").strip().lower() in ("được", "bị", "đã"):
+        return
+    words = " ".join(verb.group("verb").split())
+    if "thay thế" in words:
+        mention.edge_type, mention.action = EdgeType.REPLACES, "replaced"
+    elif "bãi bỏ" in words:
+        mention.edge_type, mention.action = EdgeType.REPLACES, "repealed"
+    else:
+        mention.edge_type, mention.action = EdgeType.AMENDS, "inserted" if words == "bổ sung" else "amended"
 
 
 def _codified_sources(document: Document) -> dict[str, str]:

@@ -26,7 +26,7 @@ from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations import generic_ko_patterns as P
 from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
 from ingest.models import Mention
-from ingest.parsers.generic.keys import Segment, title_name_key
+from ingest.parsers.generic.keys import Segment, doc_key, title_name_key
 from ingest.parsers.generic.korean import tier_of
 
 Path = tuple[Segment, ...]
@@ -52,6 +52,7 @@ class _Cite:
     chain: int = 0  # citations of one list or range share it
     answers: bool = False  # states what a delegated phrase of the cited provision means
     amends: bool = False  # the provision an amending instruction changes ("제5조 중 …를 …로 한다")
+    action: str | None = None  # the instruction's verb: amended (중 …), deleted (삭제한다), replaced (다음과 같이 한다)
 
 
 @dataclass
@@ -102,7 +103,8 @@ class KoreanCitationFinder:
             joint = _joint(unit.text, previous, match)
             state.amended = self._amended(intros, match.start(), state)
             new = self._cite(kind, match, state, previous if joint is not None else None)
-            new.amends = state.amended is not None and P.INSTRUCTION.match(unit.text, new.end) is not None
+            instruction = P.INSTRUCTION.match(unit.text, new.end) if state.amended is not None else None
+            new.amends, new.action = instruction is not None, _action(instruction)
             if previous is not None and joint is not None:
                 new.chain = previous.chain
                 if joint in P.RANGE_JOINTS:
@@ -115,12 +117,33 @@ class KoreanCitationFinder:
             # A list shares its verb: "법 제22조제3항 및 제23조에서 "…"란", "제5조 및 제7조를 삭제한다".
             for cite in _chain(cites) if answers or new.amends else ():
                 cite.answers = cite.answers or answers
-                cite.amends = cite.amends or (new.amends and cite.instrument == new.instrument)
+                if new.amends and cite.instrument == new.instrument:
+                    cite.amends, cite.action = True, new.action
         if state.names:
             doc.last_name = state.names[-1][1]
         for cite in cites:
             cite.answers = cite.answers or self._implicit_answer(unit.text, cite, tier_of(doc.own.name))
-        return [_mention(unit, cite) for cite in cites if cite.path]
+        return [_mention(unit, cite) for cite in cites if cite.path] + self._whole_acts(unit, slug, cites)
+
+    def _whole_acts(self, unit: LegalUnit, slug: str, cites: list[_Cite]) -> list[Mention]:
+        """「약사법」 with no provision after it: an edge to that act's document when the corpus holds it,
+        else to an External named by the act. "「…」 일부를 다음과 같이 개정한다" amends the act itself."""
+        out: list[Mention] = []
+        for match in _BRACKETED.finditer(unit.text):
+            if any(c.start < match.end() and match.start() < c.end for c in cites):
+                continue
+            name = " ".join(match.group("kname").split())
+            target = self._named([title_name_key(name)])
+            if target.slug == slug:
+                continue
+            amends = P.AMENDING_INTRO.match(unit.text, match.start()) is not None
+            out.append(Mention(
+                source_id=unit.id, text=match.group(0), start=match.start(), end=match.end(),
+                keys=[doc_key(target.slug)] if target.slug else [target.external or title_name_key(name)],
+                edge_type=EdgeType.AMENDS if amends else EdgeType.REFERENCES, typed=True,
+                name=None if target.slug else name, action="amended" if amends else None,
+            ))
+        return out
 
     def _implicit_answer(self, text: str, cite: _Cite, tier: int) -> bool:
         """'① 법 제25조제1항에 따라 …' opening a decree provision answers 제25조제1항's "대통령령으로 정하는 바에
@@ -266,6 +289,14 @@ def _answers(text: str, end: int) -> bool:
     return answer is not None and P.DELEGATION.search(answer.group("quote")) is not None
 
 
+def _action(instruction: re.Match[str] | None) -> str | None:
+    """The verb of a Korean amending instruction, in the words the EU grammar uses for the same acts."""
+    if instruction is None:
+        return None
+    words = instruction.group(0)
+    return "deleted" if "삭제" in words else "replaced" if "다음과" in words else "amended"
+
+
 def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
     target = cite.instrument.target
     keys = ref_keys(Ref(target, (cite.path,)))
@@ -275,6 +306,7 @@ def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
         edge_type=EdgeType.SPECIFIES if cite.answers else EdgeType.AMENDS if cite.amends else EdgeType.REFERENCES,
         pair=EdgeType.DELEGATES_TO if cite.answers else None, typed=True,
         name=f"{cite.instrument.name} {label(cite.path)}" if target.slug is None else None,
+        action=cite.action if cite.amends else None,
     )
 
 

@@ -26,6 +26,9 @@ _SUBS = r"(?:\([0-9A-Za-z]{1,5}\)){0,5}"
 _EN_TYPES = r"Circular|Decree|Law|Decision|Resolution|Directive|Regulation|Order|Notice|Ordinance"
 _VI_TYPES = (r"[Tt]hông\s{1,2}tư(?:\s{1,2}liên\s{1,2}tịch)?|[Nn]ghị\s{1,2}định|[Bb]ộ\s{1,2}luật|[Ll]uật|[Qq]uyết\s{1,2}định"
              r"|[Nn]ghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|[Cc]hỉ\s{1,2}thị|[Pp]háp\s{1,2}lệnh|[Hh]iến\s{1,2}pháp")
+# "số" as sources write it: precomposed, or with the tone mark as a combining character (both occur in
+# one Pháp điển export; an unmatched "số" made "Điều 3 Nghị định số 54/2017/NĐ-CP" the citing act's Điều 3).
+_SO = "s(?:ố|ô\u0301|o\u0302\u0301)"
 _INSTRUMENT_NUMBER = r"\d{1,5}/\d{4}(?:/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24})?"
 
 # "point (a) of paragraph 2 of Article 5", "Clause 3, Article 12": finer parts written first.
@@ -62,7 +65,7 @@ VI_PROVISION = re.compile(
     rf"(?:{_OPT_SP}(?P<range>đến|và|-|–){_OPT_SP}(?:(?i:điều){_SP})?(?P<num2>\d{{1,4}}[a-zđ]?)(?!\w))?"
     rf"(?:{_OPT_SP},?{_OPT_SP}(?:của{_SP})?"
     rf"(?:(?P<self>(?:{_VI_TYPES}|[Vv]ăn{_SP}bản){_SP}này)"
-    rf"|(?P<dtype>{_VI_TYPES}){_SP}(?:số{_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})))?"
+    rf"|(?P<dtype>{_VI_TYPES}){_SP}(?:{_SO}{_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})))?"
 )
 
 # "Điều 2.2.LQ.12": a codified (Pháp điển) article, always of the codification being read.
@@ -76,6 +79,14 @@ VI_BARE_PART = re.compile(
     rf"(?<!\w)(?:(?i:điểm){_SP}(?P<pt>[a-zđ])(?!\w){_OPT_SP},?{_OPT_SP})?(?i:khoản){_SP}(?:(?P<cl>\d{{1,3}})|(?P<thiscl>này))(?!\w)"
     rf"|(?<!\w)(?i:điểm){_SP}(?P<pt_only>[a-zđ])(?!\w)"
 )
+
+# A whole instrument with no provision: "Luật Bảo hiểm y tế số 25/2008/QH12", "Nghị định số 146/2018/NĐ-CP",
+# "Directive 2014/65/EU". A provision pattern at the same place is longer and wins (_non_overlapping).
+VI_ACT = re.compile(
+    rf"(?<!\w)(?P<dtype>{_VI_TYPES})(?:(?:{_SP}[^\s\d,;:()\[\]]{{1,15}}){{1,8}}?{_SP}{_SO}|{_SP}{_SO})?{_SP}"
+    rf"(?P<dnum>{_INSTRUMENT_NUMBER})(?![\w/])"
+)
+EN_ACT = re.compile(rf"(?<![\w/])(?P<dtype>{_EN_TYPES}){_SP}(?:No\.?{_OPT_SP})?(?P<dnum>{_INSTRUMENT_NUMBER})(?![\w/])")
 
 PAREN_PART = re.compile(r"\(([0-9A-Za-z]{1,5})\)")
 ROMAN_LOWER = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xiv|xvi{0,3}|xix|xx)")

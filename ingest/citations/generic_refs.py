@@ -45,6 +45,8 @@ def non_overlapping(text: str, patterns: tuple[tuple[re.Pattern[str], _T], ...])
 
 
 def ref_keys(ref: Ref) -> list[str]:
+    if ref.paths == ((),):  # the whole instrument: its document, or the name no unit carries (→ External)
+        return [doc_key(ref.target.slug)] if ref.target.slug else [ref.target.external] if ref.target.external else []
     if not ref.paths or not ref.paths[0]:
         return []
     if ref.target.slug is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from core import current_law
+from core.current_law import CurrentLaw
 from core.domain import Edge
 from core.lexical import tokenize
 from core.retrieval.base import RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
@@ -102,9 +104,10 @@ class FakeGraph:
                 out.setdefault(unit.parent_id, []).append(unit)
         return out
 
-    def current_version(self, unit_id: str) -> list[Edge]:
+    def current_law(self, unit_id: str) -> CurrentLaw | None:
         self._check()
-        return []
+        unit = UNITS.get(unit_id)
+        return None if unit is None else current_law.read(unit_id, unit.label, unit.status, {}, [])
 
     def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         self._check()

@@ -51,6 +51,19 @@ EFFECTIVE: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?P<ky>\d{4})\s?(?:년|\.)\s?(?P<km>\d{1,2})\s?(?:월|\.)\s?(?P<kd>\d{1,2})\s?(?:일|\.)?\s?부터\s?시행"),
 )
 KO_ON_PROMULGATION = re.compile(r"공포한\s?날부터\s?시행")
+# The header law.go.kr prints above a Korean statute: "[시행 2024. 9. 20.] [법률 제20445호, 2024. 9. 20., 일부개정]".
+# It states the version's own effective date; a 부칙's "…부터 시행한다" may be the first enactment's.
+_KO_DATE = r"(?P<{p}y>\d{{4}})\s?\.\s?(?P<{p}m>\d{{1,2}})\s?\.\s?(?P<{p}d>\d{{1,2}})\.?"
+KO_HEADER_EFFECTIVE = re.compile(r"\[\s?시행\s?" + _KO_DATE.format(p="k") + r"\s?\]")
+KO_HEADER_PROMULGATED = re.compile(
+    r"\[\s?(?P<number>(?:법률|대통령령|총리령|[가-힣]{1,12}부령|[가-힣]{1,12}규칙)\s?제\s?\d{1,6}\s?호)\s?,\s?"
+    + _KO_DATE.format(p="p") + r"\s?,?\s?(?P<kind>[가-힣]{1,8})?\s?\]"
+)
+# Front-matter fields that state a date, by what their name says (English, Korean, Vietnamese).
+_FRONT_EFFECTIVE = re.compile(r"effective|in_force|commencement|시행(?:일|일자)?$|hiệu\s?lực", re.I)
+_FRONT_PROMULGATED = re.compile(r"promulgat|enacted|adopted|공포(?:일|일자)$|ban\s?hành", re.I)
+_FRONT_NUMBER = re.compile(r"공포번호|promulgation_?number", re.I)
+_ANY_DATE = re.compile(r"(?P<y>\d{4})\s?[-./년]\s?(?P<m>\d{1,2})\s?[-./월]\s?(?P<d>\d{1,2})|(?P<c>\d{8})")
 REPEALED_MARK = re.compile(r"\((?:repealed|revoked|hết hiệu lực|폐지)\)", re.I)
 
 
@@ -127,7 +140,41 @@ def _titled(identity: Identity, title: str, language: str) -> None:
         identity.short_name = name
 
 
+def dates_from_front(identity: Identity, front: dict[str, str]) -> None:
+    """A file's own front matter states the version's dates: they win over anything read from the text."""
+    for key, value in front.items():
+        date = _front_date(value)
+        if date and _FRONT_EFFECTIVE.search(key):
+            identity.metadata["effective_date"] = date
+        elif date and _FRONT_PROMULGATED.search(key):
+            identity.metadata["promulgated"] = date
+        elif _FRONT_NUMBER.search(key) and value.strip():
+            identity.metadata["promulgation_number"] = value.strip()
+
+
+def _front_date(value: str) -> str | None:
+    match = _ANY_DATE.search(value)
+    if match is None:
+        return None
+    if match.group("c"):
+        y, m, d = match.group("c")[:4], match.group("c")[4:6], match.group("c")[6:]
+    else:
+        y, m, d = match.group("y"), match.group("m"), match.group("d")
+    return f"{int(y):04d}-{int(m):02d}-{int(d):02d}" if 1 <= int(m) <= 12 and 1 <= int(d) <= 31 else None
+
+
 def _dates(identity: Identity, text: str) -> None:
+    head = "\n".join(text.split("\n", _HEAD_LINES)[:_HEAD_LINES])
+    promulgated = KO_HEADER_PROMULGATED.search(head)
+    if promulgated:
+        identity.metadata["promulgated"] = _iso({"ky": promulgated["py"], "km": promulgated["pm"], "kd": promulgated["pd"]}) or ""
+        identity.metadata["promulgation_number"] = " ".join(promulgated["number"].split())
+        if promulgated["kind"]:
+            identity.metadata["amendment_kind"] = promulgated["kind"]
+    header = KO_HEADER_EFFECTIVE.search(head)
+    if header:
+        identity.metadata["effective_date"] = _iso(header.groupdict()) or ""
+        return
     for pattern in EFFECTIVE:
         match = pattern.search(text)
         if match:

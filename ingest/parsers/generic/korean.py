@@ -68,6 +68,7 @@ def _addenda_addresses(units: list[LegalUnit]) -> None:
     …:addenda:2:art:1), so that neither they nor citations of the main body's 제1조 take the other's place."""
     short, root_key = units[0].label, units[0].keys[0] if units[0].keys else ""
     owner: dict[str, tuple[str, str]] = {}  # unit id → (label, key) of the 부칙 it sits in
+    owner_date: dict[str, str] = {}  # unit id → the date its 부칙 was promulgated
     count = 0
     for unit in units[1:]:
         if unit.keys and unit.keys[0].startswith(f"{root_key}:addenda:"):
@@ -75,8 +76,15 @@ def _addenda_addresses(units: list[LegalUnit]) -> None:
             label = f"{short} 부칙" + (f" <{unit.title}>" if unit.title else "")
             owner[unit.id] = (label, f"{root_key}:addenda:{count}")
             unit.label, unit.keys = label, [owner[unit.id][1]]
+            # "<제35597호,2025.6.20>": the amending act's number and date, the date of its instructions.
+            promulgated = _ONE_DATE.search(unit.title or "")
+            if promulgated:
+                unit.metadata["promulgated"] = "{:04d}-{:02d}-{:02d}".format(*map(int, promulgated.groups()))
+                owner_date[unit.id] = unit.metadata["promulgated"]
         elif unit.parent_id in owner:
             owner[unit.id] = owner[unit.parent_id]
+            if owner_date.get(unit.parent_id):
+                unit.metadata["promulgated"] = owner_date[unit.id] = owner_date[unit.parent_id]
             label, key = owner[unit.id]
             unit.label = f"{label} {unit.label.removeprefix(short).strip()}"
             unit.keys = [key + k.removeprefix(root_key) for k in unit.keys]

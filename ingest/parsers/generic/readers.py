@@ -100,6 +100,9 @@ def _decode_text(path: Path) -> str:
         ) from exc
 
 
+_FRONT_SCALAR = re.compile(r"(?P<key>[^\s:#\-][^:]{0,60}):\s+(?P<value>[^\n]{1,300})$")
+
+
 def _read_plain(path: Path) -> list[Line]:
     return [Line(text) for text in _decode_text(path).splitlines()]
 
@@ -124,6 +127,27 @@ def _read_markdown(path: Path) -> list[Line]:
             continue
         lines.append(Line(strip_markdown(raw)))
     return lines
+
+
+def front_matter(path: Path) -> dict[str, str]:
+    """The top-level "key: value" scalars of a YAML block opening a Markdown file (law.go.kr exports
+    give 시행일자 / 공포일자 / 공포번호 there); {} for other files or when there is none."""
+    if path.suffix.lower() not in (".md", ".markdown"):
+        return {}
+    try:
+        raw_lines = _decode_text(path).splitlines()
+    except ReadError:
+        return {}
+    if not raw_lines or raw_lines[0].strip() != "---":
+        return {}
+    out: dict[str, str] = {}
+    for line in raw_lines[1:]:
+        if line.strip() in ("---", "..."):
+            return out
+        match = _FRONT_SCALAR.match(line)
+        if match and match.group("value").strip():
+            out[match.group("key").strip()] = match.group("value").strip().strip("'\"")
+    return {}  # never closed: not front matter
 
 
 def _without_front_matter(raw_lines: list[str]) -> list[str]:

@@ -25,10 +25,10 @@ from ingest.parsers.generic.grammars import (
     render_label,
 )
 from ingest.parsers.generic.history import attach_notes, split_notes
-from ingest.parsers.generic.identity import Identity, identify
+from ingest.parsers.generic.identity import Identity, dates_from_front, identify
 from ingest.parsers.generic.keys import Segment, doc_key, title_name_key, unit_key
 from ingest.parsers.generic.quotes import QuoteTracker
-from ingest.parsers.generic.readers import Line
+from ingest.parsers.generic.readers import Line, front_matter
 
 AUTO = "generic"
 PARAGRAPHS = "paragraphs"
@@ -89,6 +89,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     language = grammar.code if grammar else _script_language(texts)
     title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
     identity = identify(texts, path.stem, title_hint, language)
+    dates_from_front(identity, front_matter(path))
     if language == "vi" and grammar is not None and vi_codification.is_codification(texts):
         grammar = _codified_only(grammar)
         # A codification is named by its topic; the acts its articles come from are in their notes.

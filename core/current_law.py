@@ -1,0 +1,265 @@
+"""'Current law' of one unit, from what ingest recorded: typed amendment edges and amendment history.
+
+Two kinds of record say a unit changed, and a unit may carry both:
+- AMENDS / REPLACES edges from an amending provision (source) to the amended unit (target), with the
+  instruction's action (replaced, inserted, deleted, repealed, amended) when the grammar read one (EU
+  amending acts, Korean 부칙 instructions). Only an edge resolved to this exact unit says something about
+  it: "paragraph 6 is deleted" that resolved to its article (no unit of its own) does not repeal the article.
+- metadata["amendment_history"] on the unit itself, a JSON list written by the grammars that state the
+  history beside the text rather than as instructions: Korean `<개정 …>` / `<신설 …>` / `삭제 <…>` tags
+  ({action, date, note}), Vietnamese provenance notes ({kinds, by, act, effective_date}), UK "F47 …
+  substituted … by S.I. 2019/419" notes ({marker, action, date, by, note}).
+
+`read` turns them into one CurrentLaw: in force or repealed (and by what, when), every event in date
+order, and the unit that holds the newest text when an amending provision replaced or inserted it.
+The graph query (core.graph_queries.current_law) and the real-file checks (bench.real) both call it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, Field
+
+from core.domain import Edge, EdgeType, LegalUnit
+
+INACTIVE = frozenset({"repealed", "expired", "revoked", "superseded"})
+# Actions that take the unit's words out of force, and those that put new words in their place.
+REMOVING = frozenset({"deleted", "repealed", "omitted", "revoked"})
+NEW_TEXT = frozenset({"replaced", "substituted", "inserted", "added"})
+_VI_KINDS = {"amended": "amended", "supplemented": "inserted", "repealed": "repealed", "replaced": "replaced"}
+_AMENDMENT_TYPES = frozenset({"AMENDS", "REPLACES"})
+_UK_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+
+
+class Incoming(BaseModel):
+    """One AMENDS/REPLACES edge into the unit, with what the amending side says about itself."""
+
+    source_id: str
+    source_label: str = ""
+    type: str
+    action: str | None = None
+    resolution: str = "exact"
+    date: str | None = None  # the amending provision's (or its act's) effective date
+    same_document: bool = False  # an instruction in the amended document's own file: already applied
+
+
+class AmendmentEvent(BaseModel):
+    action: str  # amended, replaced, inserted, deleted, repealed (the grammar's word, normalised)
+    date: str | None = None  # ISO when the record gives one
+    by: str = ""  # the amending act or provision as written, or the amending unit's label
+    source_id: str | None = None  # the amending unit, when an edge records it
+    origin: str = "history"  # "edge" or "history"
+    applied: bool = False  # an edge from the unit's own document: its text already shows the change
+    instructed: bool = False  # the edge's grammar read an instruction verb (not an edge typed by near words)
+    note: str = ""
+
+
+class CurrentLaw(BaseModel):
+    unit_id: str
+    label: str = ""
+    status: str = "in_force"  # in_force | repealed (or another inactive status the unit carries)
+    repealed_by: str = ""
+    repealed_on: str | None = None
+    events: list[AmendmentEvent] = Field(default_factory=list)
+    latest_id: str | None = None  # the unit holding the newest text (an amending provision), if not this one
+    chain: list[Edge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
+
+    @property
+    def repealed(self) -> bool:
+        return self.status in INACTIVE
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.events) or self.repealed
+
+    def lines(self) -> list[str]:
+        """The record as plain lines, repeal first: the agent's tool output and the answer's caveat."""
+        head = self.label or self.unit_id
+        if self.repealed:
+            by = f" by {self.repealed_by}" if self.repealed_by else ""
+            on = f" on {self.repealed_on}" if self.repealed_on else ""
+            out = [f"{head} is REPEALED ({self.status}){by}{on}: it is no longer current law."]
+        else:
+            out = [f"{head} is in force" + (f"; newest text in {self.latest_id}" if self.latest_id else "") + "."]
+        for event in self.events:
+            when = event.date or "undated"
+            by = f" by {event.by}" if event.by else ""
+            out.append(f"  {when}: {event.action}{by}")
+        if not self.events and not self.repealed:
+            out.append("  no recorded amendments: it is the current text.")
+        return out
+
+
+def history_events(metadata: dict[str, str]) -> list[AmendmentEvent]:
+    """The unit's own amendment-history records, whichever grammar wrote them, as events."""
+    try:
+        records = json.loads(metadata.get("amendment_history") or "[]")
+    except json.JSONDecodeError:
+        return []
+    out: list[AmendmentEvent] = []
+    for record in records if isinstance(records, list) else []:
+        if not isinstance(record, dict):
+            continue
+        if "kinds" in record:  # Vietnamese provenance note: one event per verb of the note
+            for kind in record.get("kinds") or ["amended"]:
+                out.append(AmendmentEvent(action=_VI_KINDS.get(kind, kind), date=record.get("effective_date"),
+                                          by=record.get("by", ""), note=record.get("by", "")))
+            continue
+        out.append(AmendmentEvent(action=_normal_action(record.get("action", "amended")), date=_iso(record.get("date")),
+                                  by=record.get("by", ""), note=record.get("note", "")))
+    return out
+
+
+def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incoming: Iterable[Incoming],
+         chain: list[Edge] | None = None) -> CurrentLaw:
+    """Everything recorded about one unit's amendments, as its current-law record."""
+    events = history_events(metadata)
+    exact = [e for e in incoming if e.resolution == "exact"]
+    for edge in exact:
+        action = _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
+        events.append(AmendmentEvent(action=action, date=edge.date, by=edge.source_label or edge.source_id,
+                                     source_id=edge.source_id, origin="edge", applied=edge.same_document,
+                                     instructed=edge.action is not None))
+    events = _merged(events)
+    law = CurrentLaw(unit_id=unit_id, label=label, status=status if status in INACTIVE else "in_force",
+                     events=events, chain=list(chain or []))
+    # The grammars that write history beside the text already decided the unit's status (a Vietnamese
+    # "có nội dung bị bãi bỏ" removes part of an article, not the article). An amending act's instruction
+    # resolved to this very unit ("paragraph 6 is deleted") repeals it unless a later one gives it new words;
+    # one inside the unit's own (consolidated) document was applied already, and the text says what stands.
+    edge_removals = [e for e in events if e.origin == "edge" and not e.applied and e.action in REMOVING]
+    if edge_removals and not any(e.action in NEW_TEXT and (e.date or "") > (edge_removals[-1].date or "") for e in events):
+        law.status = law.status if law.repealed else "repealed"
+    removals = [e for e in events if e.action in REMOVING]
+    if law.repealed and removals:
+        law.repealed_by, law.repealed_on = removals[-1].by, removals[-1].date
+    if not law.repealed:
+        law.latest_id = _newest_text(law)
+    return law
+
+
+def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
+    """Date order (undated last). A history record and an edge of the same action and date are one
+    amendment (a Korean `삭제 <2025.6.20>` tag and the 부칙 instruction of that date that deleted the
+    unit), named by the edge; two edges or two records stay two."""
+    kept: list[AmendmentEvent] = []
+    for event in events:
+        twin = next((n for n, k in enumerate(kept) if event.date and k.date == event.date
+                     and k.action == event.action and k.origin != event.origin), None)
+        if twin is None:
+            kept.append(event)
+        elif event.origin == "edge":
+            kept[twin] = event.model_copy(update={"note": kept[twin].note})
+    return sorted(kept, key=lambda e: (e.date is None, e.date or ""))
+
+
+def _newest_text(law: CurrentLaw) -> str | None:
+    """The amending unit whose words now stand for this unit: the end of the chain of text-giving edges
+    (multi-hop: an amending provision may itself be amended)."""
+    return law.chain[-1].source if law.chain else None
+
+
+def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
+    """Whether an AMENDS/REPLACES edge hands the unit new words.
+
+    Yes for a replacing or inserting instruction resolved to this very unit from another document (an
+    amending act's words stand for the unit until a consolidation is ingested). An instruction inside the
+    amended document's own file (a Korean act's 부칙 of 타법개정) was already applied to the text it
+    amends: that text is current. Any edge of a grammar that records no action passes (ADGM's "Rules
+    4.12.4 to 4.12.5 are replaced by Rules A4.12.4 to A4.12.6" joins two in-force units; its retrieval
+    figures were measured with those chains)."""
+    if action is None:
+        return True
+    return _normal_action(action) in NEW_TEXT and (resolution or "exact") == "exact" and not same_document
+
+
+def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None, str | None, bool]]],
+                  max_hops: int = 10) -> list[Edge]:
+    """The longest text-giving chain into a unit, oldest first, over in-memory edges
+    (target → [(source, type, action, resolution, same_document)]); the walk core.graph_queries runs in Cypher."""
+    best: list[Edge] = []
+    stack: list[tuple[str, list[Edge]]] = [(unit_id, [])]
+    while stack:
+        node, path = stack.pop()
+        if len(path) > len(best):
+            best = path
+        if len(path) >= max_hops:
+            continue
+        seen = {e.source for e in path} | {unit_id}
+        for source, edge_type, action, resolution, same_document in into.get(node, []):
+            if source not in seen and gives_text(action, resolution, same_document):
+                stack.append((source, [*path, Edge(source=source, type=edge_type, target=node)]))
+    return best
+
+
+def _normal_action(word: str) -> str:
+    word = (word or "amended").lower()
+    return {"substituted": "replaced", "added": "inserted", "omitted": "deleted", "revoked": "repealed"}.get(word, word)
+
+
+def _iso(date: str | None) -> str | None:
+    """ISO dates pass; the UK notes' "31.12.2020" becomes "2020-12-31"."""
+    if not date:
+        return None
+    match = _UK_DATE.fullmatch(date.strip())
+    if match:
+        d, m, y = match.groups()
+        return f"{int(y):04d}-{int(m):02d}-{int(d):02d}"
+    return date
+
+
+def amending_date(own: dict[str, str], document: dict[str, str]) -> str | None:
+    """When an amending provision speaks: its own effective date, the date its act was promulgated (a
+    Korean 부칙 <제35597호,2025.6.20>), else its document's effective date."""
+    for date in (own.get("effective_date"), own.get("promulgated"), document.get("effective_date")):
+        if date and date[:1].isdigit():
+            return date
+    return None
+
+
+def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
+    """The same record from a parse before it is stored (ingest.graph.CorpusGraph): real-file checks and
+    tests read current law of the documents they parse without a running Neo4j."""
+    amending = [e for e in edges if EdgeType(e.type).value in _AMENDMENT_TYPES]
+    into: dict[str, list[tuple[str, str, str | None, str | None, bool]]] = {}
+    for edge in amending:
+        source, target = units.get(edge.source), units.get(edge.target)
+        same = source is not None and target is not None and source.document_id == target.document_id
+        into.setdefault(edge.target, []).append((edge.source, EdgeType(edge.type).value, edge.action, edge.resolution, same))
+    unit = units[unit_id]
+    incoming = []
+    for edge in (e for e in amending if e.target == unit_id):
+        source = units.get(edge.source)
+        root = units.get(source.document_id) if source is not None else None
+        date = amending_date(source.metadata if source else {}, root.metadata if root else {})
+        incoming.append(Incoming(source_id=edge.source, source_label=source.label if source else edge.source,
+                                 type=EdgeType(edge.type).value, action=edge.action, resolution=edge.resolution, date=date,
+                                 same_document=source is not None and source.document_id == unit.document_id))
+    return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
+                longest_chain(unit_id, into))
+
+
+def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
+    """What an answer quoting these units must say about current law: a repeal, or newer words in an
+    amending act. Plain history (a Korean <개정> date) is no caveat. `graph` is a GraphReader; a graph
+    that cannot answer gives no caveat (the answer's graph-down notice says so already)."""
+    out: list[str] = []
+    for unit_id in unit_ids:
+        try:
+            law = graph.current_law(unit_id)
+        except Exception:  # noqa: BLE001 — the caveat is extra; the answer stands without it
+            return out
+        if law is None:
+            continue
+        if law.repealed:
+            out.append(law.lines()[0])
+        elif law.latest_id and law.chain:
+            # Only an instruction's own words: ADGM's untyped "are replaced by" pairs join two in-force rules.
+            first = next((e for e in law.events if e.source_id == law.chain[0].source), None)
+            if first is None or not first.instructed:
+                continue
+            name = next((e.by for e in law.events if e.source_id == law.latest_id), law.latest_id)
+            out.append(f"{law.label or unit_id} has newer words: {name} replaced or added to them; quote that text as current law.")
+    return out
