@@ -9,10 +9,12 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 PYTHON_BIN ?= $(shell command -v python3.11 || command -v python3)
-REQ_STAMP := $(VENV)/.requirements-$(shell sha1sum requirements.txt | cut -c1-12)
+# One stamp per installed set: the runtime one (make demo, make app) and the dev one (tests, benches, checks).
+REQ_STAMP := $(VENV)/.runtime-$(shell cat requirements.txt | sha1sum | cut -c1-12)
+DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install neo4j neo4j-stop ingest-demo demo app test bench clean-data
+.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench clean-data
 
 python:
 	@echo $(PY)
@@ -22,7 +24,11 @@ $(REQ_STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
-	@rm -f $(VENV)/.requirements-* && touch $@
+	@rm -f $(VENV)/.runtime-* && touch $@
+
+$(DEV_STAMP): $(REQ_STAMP) requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@rm -f $(VENV)/.dev-* && touch $@
 
 # Debian's Chromium drives the browser tests (never a downloaded browser build).
 CHROMIUM := /usr/bin/chromium
@@ -30,13 +36,15 @@ $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "install Debian's chromium package for the browser tests"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
-install: $(REQ_STAMP) $(CHROMIUM)
+install: $(REQ_STAMP)
+
+install-dev: install $(DEV_STAMP) $(CHROMIUM)
 
 neo4j: install
-	$(PY) -m core.services.neo4j_server start
+	$(PY) -m core.neo4j_local start
 
 neo4j-stop:
-	$(PY) -m core.services.neo4j_server stop
+	$(PY) -m core.neo4j_local stop
 
 ingest-demo: neo4j
 	@$(PY) -m core.demo_corpus ingest $(DEMO_CORPUS)
@@ -52,11 +60,16 @@ app: install
 	@echo "Citewalk chat: http://127.0.0.1:8000"
 	$(PY) -m core.serve --host 127.0.0.1 --port 8000
 
-test: install
+# Lint and types first (seconds, caches under ~/.cache/citewalk so CI clones reuse them), then every test.
+check: install-dev
+	$(PY) -m ruff check --cache-dir $(CITEWALK_CACHE)/ruff .
+	$(PY) -m mypy --cache-dir $(CITEWALK_CACHE)/mypy
+
+test: check
 	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 
-bench: install
+bench: install-dev
 	$(PY) -m bench.citations
 	$(PY) -m bench.ingest
 

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-from functools import lru_cache
 
 import chainlit as cl
-from chainlit.logger import logger
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from chainlit.logger import logger
 from chainlit.server import app as fastapi_app
 from chainlit.types import ThreadDict
-from neo4j import Driver
 
 from core.accounts import authenticate, ensure_accounts
 from core.app_db import create_schema, database_url, make_engine
@@ -17,20 +15,20 @@ from core.chat import offline_page
 from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
+from core.chat.corpora import picker_corpora
 from core.chat.element_faults import add_notice, send_each
-from core.chat.corpora import ingested_corpora, ordered_corpora
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.starters import starters_for
+from core.chat.storage import LocalStorageClient
 from core.chat.stored_views import stored_view
 from core.chat.warmup import warm_up
-from core.chat.storage import LocalStorageClient
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
 from core.serve import files_folder_warning
 from core.settings import get_settings
 from core.sharing import create_link
-from core.stores.neo4j_store import connect
+from core.stores.graph_reader import reader_for
 
 settings = get_settings()
 if warning := files_folder_warning(settings):
@@ -42,20 +40,9 @@ install_share_routes(fastapi_app, engine, settings.app_public_links, settings.ap
 ANONYMOUS = "anonymous"
 
 
-@lru_cache(maxsize=1)
-def graph_driver() -> Driver:
-    return connect(settings, start_local=False)
-
-
-def graph_driver_or_none() -> Driver | None:
-    """None while Neo4j is unreachable: answers then come from search alone, with a notice."""
-    try:
-        return graph_driver()
-    except Exception:
-        return None
-
-
-install_api_routes(fastapi_app, engine, settings, graph_driver)
+# The process's one Neo4j reader, shared with the API routes: answers without it come from search alone, with a notice.
+graph = reader_for(settings)
+install_api_routes(fastapi_app, engine, settings)
 
 
 @cl.on_app_startup
@@ -89,14 +76,10 @@ async def starters(user: cl.User | None = None, language: str | None = None) -> 
 
 
 async def _corpora() -> list[str]:
-    try:
-        found = await asyncio.to_thread(ingested_corpora, graph_driver(), settings.neo4j_database)
-    except Exception as exc:  # Neo4j down at chat start: the chat still opens; answers say expansion is off.
-        graph_driver.cache_clear()
-        await cl.Message(content=f"Note: the citation graph is unavailable ({type(exc).__name__}); "
-                                 "answers use search only until it is back.").send()
-        found = []
-    return ordered_corpora(found or [settings.default_corpus], settings.default_corpus)
+    # Neo4j down at chat start: the chat still opens, and says so in the same words as the answers will.
+    if notice := await asyncio.to_thread(graph.notice):
+        await cl.Message(content=f"Note: {notice}").send()
+    return picker_corpora(settings)
 
 
 @cl.on_chat_start
@@ -138,7 +121,8 @@ async def settings_update(values: dict) -> None:
 
 @cl.on_message
 async def on_message(message: cl.Message) -> None:
-    shown = await answer_in_chat(message.content, _options(), settings, graph_driver_or_none())
+    driver = await asyncio.to_thread(graph.driver_or_none)
+    shown = await answer_in_chat(message.content, _options(), settings, driver)
     if shown is not None:
         message_id, view = shown
         _views()[message_id] = view

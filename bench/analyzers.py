@@ -17,19 +17,15 @@ from pathlib import Path
 from bench.retrieval import RUN_DEPTH, as_labels, evaluate, label_members, load_questions, run_method
 from core.analyzers import get_analyzer
 from core.lexical import LexicalIndex, unit_search_text
-from core.retrieval.stores import open_stores
+from core.retrieval.reload import open_stores
 from core.settings import get_settings
+from core.stores.graph_reader import reader_for
+from core.stores.queries import corpus_units
 
 
 def swap_analyzer(settings, corpus: str, name: str) -> float:
     """Rebuilds the opened stores' lexical indexes with analyzer `name`; returns the build seconds."""
-    from core.stores.neo4j_store import connect, corpus_units
-
-    driver = connect(settings, start_local=False)
-    try:
-        rows = corpus_units(driver, settings.neo4j_database, corpus)
-    finally:
-        driver.close()
+    rows = corpus_units(reader_for(settings).driver(), settings.neo4j_database, corpus)
     started = time.perf_counter()
     index = LexicalIndex.build([r["id"] for r in rows],
                                [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows],

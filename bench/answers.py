@@ -20,10 +20,12 @@ from pathlib import Path
 
 from bench import retrieval
 from bench.report import print_and_save
-from core.answer.deps import open_stores
+from bench.stats import percentile
 from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope
-from core.answer.service import DEFAULT_METHOD, answer_question
+from core.answer.service import answer_question
+from core.answer.stores import open_stores
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 WARMUP_QUESTION = "What must a firm notify the regulator about?"
@@ -99,13 +101,6 @@ def outside_ledger(envelope: AnswerEnvelope) -> list[str]:
     return [u for u in cited if u not in held]
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def run(questions: list[Question], corpus: str, settings: Settings, method: str, model: str,
         answers_out: Path | None) -> dict:
     stores = open_stores(settings, corpus, method)
@@ -162,7 +157,7 @@ def summarise(rows: list[dict]) -> dict:
             "claims_verbatim_share": round(sum(r["verbatim"] for r in rows) / claims, 4) if claims else 1.0,
             "cited_outside_ledger": sum(r["outside_ledger"] for r in rows),
             "gold_in_evidence_share": round(sum(r["gold_in_evidence"] for r in rows) / max(1, sum(r["gold"] for r in rows)), 4),
-            "latency_ms_p50": round(percentile(latencies, 0.5), 1), "latency_ms_p95": round(percentile(latencies, 0.95), 1),
+            "latency_ms_p50": round(percentile(latencies, 50), 1), "latency_ms_p95": round(percentile(latencies, 95), 1),
             "fallbacks": sum(1 for r in rows if r["mode"] == "extractive" and r["notices"])}
 
 

@@ -17,9 +17,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.domain import CITATION_EDGE_TYPES, Document, Edge, UnitType
 from core.settings import get_settings
 from ingest.graph import build_graph
-from ingest.models import CITATION_EDGE_TYPES, Document, Edge, UnitType
 
 CORPUS = "hipaa"
 GOLD = Path("bench") / "hipaa_citation_pairs.jsonl"
@@ -109,7 +109,7 @@ def paragraph_exactness(view: GraphView) -> dict[str, float | int]:
 
 def xrefrag_coverage(shared: Path) -> tuple[dict | None, str | None]:
     try:
-        from bench.xrefrag_coverage import measure_xrefrag_coverage
+        from bench.xrefrag_coverage import measure_xrefrag_coverage  # a sibling bench: its breaking must not hide ours
     except ImportError as exc:
         return None, f"bench.xrefrag_coverage unavailable: {exc}"
     try:

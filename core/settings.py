@@ -4,8 +4,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from core.analyzers import AUTO, get_analyzer
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,8 +50,6 @@ class Settings(BaseSettings):
     @classmethod
     def _known_analyzer(cls, value: str) -> str:
         # Checked when settings load, not after an ingest has spent minutes embedding.
-        from core.analyzers import AUTO, get_analyzer
-
         if value != AUTO:
             try:
                 get_analyzer(value)
@@ -84,6 +84,11 @@ class Settings(BaseSettings):
         return self.data_dir / "neo4j"
 
     @property
+    def neo4j_password_file(self) -> Path:
+        """Written by the local server's first start (core.neo4j_local), mode 600."""
+        return self.neo4j_data / "password"
+
+    @property
     def chroma_path(self) -> Path:
         return self.data_dir / "chroma"
 
@@ -94,6 +99,31 @@ class Settings(BaseSettings):
     @property
     def app_path(self) -> Path:
         return self.data_dir / "app"
+
+
+class Neo4jConnection(BaseModel):
+    uri: str
+    user: str
+    password: str
+    database: str
+
+
+def read_neo4j_password(s: Settings) -> str | None:
+    if s.neo4j_password:
+        return s.neo4j_password
+    path = s.neo4j_password_file
+    return path.read_text().strip() if path.is_file() else None
+
+
+def neo4j_connection(s: Settings) -> Neo4jConnection:
+    """Where to connect: the external server when NEO4J_URI is set, else the local one on loopback.
+
+    Only where; starting the local server is its callers' choice (core.neo4j_local, the Makefile, the tests).
+    """
+    if s.neo4j_uri:
+        return Neo4jConnection(uri=s.neo4j_uri, user=s.neo4j_user, password=s.neo4j_password or "", database=s.neo4j_database)
+    return Neo4jConnection(uri=f"bolt://127.0.0.1:{s.neo4j_bolt_port}", user=s.neo4j_user,
+                           password=read_neo4j_password(s) or "", database=s.neo4j_database)
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 
 import sqlalchemy as sa
@@ -46,7 +46,7 @@ def valid_token(token: str) -> bool:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 async def create_link(engine: AsyncEngine, author: str, message_id: str, view: AnswerView) -> str:

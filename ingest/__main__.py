@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from core import neo4j_local
 from core.settings import get_settings
 from ingest.formats import UnknownFormatError, format_names
 from ingest.pipeline import IngestSummary, run_ingest
@@ -43,8 +44,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
     corpus = args.corpus or args.paths[0].resolve().name.lower()
+    settings = get_settings()
     try:
-        summary = run_ingest(args.paths, corpus, get_settings(), args.forced_format, args.dry_run, args.quiet)
+        if not args.dry_run:
+            # The command line starts the local server when none is named (NEO4J_URI); the library only connects.
+            neo4j_local.ensure_running(settings)
+        summary = run_ingest(args.paths, corpus, settings, args.forced_format, args.dry_run, args.quiet)
     except UnknownFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ingest.parsers.adgm import AdgmFormat
 from ingest.parsers.base import CorpusFormat
+from ingest.parsers.generic.format import generic_formats
+from ingest.parsers.hipaa import HipaaFormat
 
 
 class UnknownFormatError(ValueError):
@@ -11,11 +14,6 @@ class UnknownFormatError(ValueError):
 
 
 def all_formats() -> list[CorpusFormat]:
-    # Imported here so that a format's optional dependencies load only when formats are asked for.
-    from ingest.parsers.adgm import AdgmFormat
-    from ingest.parsers.generic import generic_formats
-    from ingest.parsers.hipaa import HipaaFormat
-
     # Order matters: specific corpus layouts first, then the auto-detecting generic reader, then the
     # forced-grammar variants (which only --format selects, since plain generic detects first).
     return [HipaaFormat(), AdgmFormat(), *generic_formats()]

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.domain import Document, Edge, ExternalRef
 from ingest.citations.classify import classify_citation
 from ingest.citations.terms import DefinedTermFinder
 from ingest.formats import pick_format
-from ingest.models import Document, Edge, ExternalRef, Mention, ParseFailure
+from ingest.models import Mention, ParseFailure
 from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
 from ingest.stages import StageRecorder
 

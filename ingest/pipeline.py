@@ -9,9 +9,15 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
+from core.analyzers import choose_analyzer
+from core.domain import Document, Edge, EdgeType
+from core.embeddings import get_embedder
+from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
+from core.stores import chroma_store, graph_reader, neo4j_store, queries
+from core.stores.chroma_store import ChromaUnitWriter, text_hash
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import Document, Edge, ParseFailure
+from ingest.models import ParseFailure
 from ingest.stages import StageRecorder, StageStats
 
 
@@ -39,14 +45,14 @@ def _progress(desc: str, total: int, unit: str, quiet: bool) -> tqdm:
 
 
 def document_hash(document: Document, edges: list[Edge], model: str) -> str:
-    payload = json.dumps([document.model_dump(mode="json"), [e.model_dump(mode="json") for e in edges], model],
+    payload = json.dumps([document.model_dump(mode="json"), [e.full_dump() for e in edges], model],
                          sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
 def summarize(graph: CorpusGraph) -> IngestSummary:
     units = Counter(u.type.value for d in graph.documents for u in d.units)
-    edges = Counter(e.type.value for e in graph.edges)
+    edges = Counter(EdgeType(e.type).value for e in graph.edges)
     resolutions = Counter(e.resolution for e in graph.edges)
     unresolved = [e.citation or e.target for e in graph.edges if e.resolution == "external"]
     return IngestSummary(
@@ -61,8 +67,6 @@ def run_ingest(
     paths: list[Path], corpus: str, settings: Settings, forced_format: str | None = None,
     dry_run: bool = False, quiet: bool = False,
 ) -> IngestSummary:
-    from core.stores import neo4j_store
-
     recorder = StageRecorder()
     if dry_run:
         graph = build_graph(paths, corpus, forced_format, recorder)
@@ -71,12 +75,12 @@ def run_ingest(
         summary.stages = recorder.stages
         return summary
     with recorder.stage("connect"):
-        driver = neo4j_store.connect(settings)
+        driver = graph_reader.write_driver(settings)
         neo4j_store.ensure_schema(driver, settings.neo4j_database)
     try:
         graph = build_graph(
             paths, corpus, forced_format, recorder,
-            known_keys=lambda docs: neo4j_store.stored_keys(driver, settings.neo4j_database, corpus, docs),
+            known_keys=lambda docs: queries.stored_keys(driver, settings.neo4j_database, corpus, docs),
         )
         summary = summarize(graph)
         if graph.documents:
@@ -89,17 +93,12 @@ def run_ingest(
 
 def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
                  quiet: bool) -> None:
-    from core.embeddings import get_embedder
-    from core.analyzers import choose_analyzer
-    from core.lexical import LexicalIndex, unit_search_text
-    from core.stores import chroma_store, neo4j_store
-
     with recorder.stage("load model"):
         chroma = chroma_store.client(settings)
         embedder = get_embedder(settings)
     owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
     externals = {x.id: x for x in graph.externals}
-    stored = neo4j_store.stored_hashes(driver, settings.neo4j_database, graph.corpus)
+    stored = queries.stored_hashes(driver, settings.neo4j_database, graph.corpus)
     changed: list[Document] = []
     with recorder.stage("write graph") as stage:
         progress = _progress("write graph", sum(len(d.units) for d in graph.documents), "unit", quiet)
@@ -123,7 +122,7 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet)
         summary.vectors_embedded = stage.items
     with recorder.stage("lexical index") as stage:
-        rows = neo4j_store.corpus_units(driver, settings.neo4j_database, graph.corpus)
+        rows = queries.corpus_units(driver, settings.neo4j_database, graph.corpus)
         texts = [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows]
         index = LexicalIndex.build([r["id"] for r in rows], texts,
                                    analyzer=choose_analyzer(settings.lexical_analyzer, texts))
@@ -132,9 +131,6 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
 
 
 def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool) -> int:
-    from core.lexical import unit_search_text
-    from core.stores.chroma_store import ChromaUnitWriter, text_hash
-
     writer = ChromaUnitWriter(chroma, corpus)
     todo_ids: list[str] = []
     todo_texts: list[str] = []

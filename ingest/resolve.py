@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from ingest.models import CITATION_EDGE_TYPES, Document, Edge, EdgeType, ExternalRef, Mention
+from core.domain import CITATION_EDGE_TYPES, Document, Edge, EdgeType, ExternalRef
+from ingest.models import Mention
 
 # Unicode-aware: Korean and Vietnamese citations must not collapse onto the same slug.
 _EXTERNAL_SLUG = re.compile(r"[\W_]+")

@@ -17,7 +17,6 @@ from core.settings import REPO_ROOT, Settings
 from tests.conftest import free_port
 
 
-
 def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CHAINLIT_AUTH_SECRET", "DATABASE_URL")}
     env.update({

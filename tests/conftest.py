@@ -1,6 +1,7 @@
 """Session-wide real services for the tests: a Neo4j server of our own on a free port, Chroma on disk."""
 from __future__ import annotations
 
+import inspect
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -8,6 +9,41 @@ from pathlib import Path
 import pytest
 
 from core.settings import Settings, get_settings
+
+# Markers from what a test uses (README, "Tests"): `integration` = real Neo4j, Chroma, app or PostgreSQL
+# processes; `browser` = Chromium through Playwright (also integration). The rest are fast unit tests:
+# `pytest -m "not integration and not browser"`.
+STORE_FIXTURES = {"neo4j_driver", "chroma_client", "hipaa_corpus", "private_neo4j"}
+STARTS_A_SERVICE = ("running_app(", "neo4j_local.", "postgres_cluster(", "chroma_store.client(")
+
+
+def _sources(item: pytest.Item) -> str:
+    """The test's own code and its fixtures' code, where a started service or browser shows."""
+    own = getattr(item, "function", None)
+    funcs = [own] if own is not None else []
+    funcs += [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]  # type: ignore[attr-defined]
+    parts = []
+    for func in funcs:
+        try:
+            parts.append(inspect.getsource(func))
+        except (OSError, TypeError):
+            continue
+    return "\n".join(parts)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "integration: runs against real Neo4j / Chroma / app / PostgreSQL processes")
+    config.addinivalue_line("markers", "browser: drives Chromium through Playwright")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        source = _sources(item)
+        if "sync_playwright" in source:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.integration)
+        elif STORE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(s in source for s in STARTS_A_SERVICE):
+            item.add_marker(pytest.mark.integration)
 
 
 def free_port() -> int:
@@ -54,15 +90,16 @@ def test_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 
 @pytest.fixture(scope="session")
 def neo4j_driver(test_settings: Settings) -> Iterator:
-    from core.services import neo4j_server
+    from core import neo4j_local
     from core.stores import neo4j_store
 
+    neo4j_local.ensure_running(test_settings)
     driver = neo4j_store.connect(test_settings)
     neo4j_store.ensure_schema(driver, test_settings.neo4j_database)
     yield driver
     driver.close()
     if not test_settings.neo4j_uri:
-        neo4j_server.stop(test_settings)
+        neo4j_local.stop(test_settings)
 
 
 @pytest.fixture(scope="session")

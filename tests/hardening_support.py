@@ -53,17 +53,17 @@ def graph_counts(driver, database: str) -> tuple[int, int]:
 @pytest.fixture(scope="module")
 def private_neo4j(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings) -> Iterator[Settings]:
     """A Neo4j of this module's own (data dir, port), so stopping it cannot break any other test."""
-    from core.services import neo4j_server
+    from core import neo4j_local
 
     settings = test_settings.model_copy(update={
         "data_dir": tmp_path_factory.mktemp("private-neo4j"), "neo4j_bolt_port": free_port(),
         "neo4j_http_port": free_port(), "neo4j_heap": "512m", "neo4j_pagecache": "64m",
     })
-    neo4j_server.start(settings)
+    neo4j_local.start(settings)
     try:
         yield settings
     finally:
-        neo4j_server.stop(settings)
+        neo4j_local.stop(settings)
 
 
 def api_client(url: str, email: str, password: str) -> httpx.Client:

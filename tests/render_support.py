@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from neo4j import Driver
 
-from core.answer.models import AnswerEnvelope, AttributedAnswer, ChainEdge, Claim, RuleClaims
-from core.graph_queries import UnitRecord, fetch_units
+from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
+from core.domain import Edge
 from core.render.view import AnswerView, NodeView, RuleCardView
+from core.stores.queries import UnitRecord, fetch_units
 
 HOSTILE = (
     '<script>alert("x")</script> <img src=x onerror="alert(1)"> [click](javascript:alert(2)) '
@@ -32,7 +33,7 @@ def real_walk(driver: Driver, database: str, corpus: str = "hipaa") -> tuple[Ans
                 RuleClaims(unit_id=a, label=units[a].label, claims=[Claim(text=units[a].text[:120])]),
                 RuleClaims(unit_id=b, label=units[b].label, claims=[Claim(text=units[b].text[:120], paragraph="(b)")]),
             ],
-            chain=[ChainEdge(source=a, type="REFERENCES", target=b), ChainEdge(source=b, type="DEFINES", target=c)],
+            chain=[Edge(source=a, type="REFERENCES", target=b), Edge(source=b, type="DEFINES", target=c)],
         ),
         mode="extractive", model="extractive", seed_ids=[a], evidence_ids=[a, b, c],
     )
@@ -46,9 +47,9 @@ def hostile_view() -> AnswerView:
         notices=[f"N {HOSTILE}"], caveats=[f"C {HOSTILE}"],
         cards=[RuleCardView(unit_id="u1", label=f"L {HOSTILE}", document_title=f"D {HOSTILE}", text=f"T {HOSTILE}",
                             claims=[{"text": f"claim {HOSTILE}", "paragraph": "(a)"}])],
-        chain=[ChainEdge(source="u1", type="REFERENCES", target="u2")],
+        chain=[Edge(source="u1", type="REFERENCES", target="u2")],
         labels={"u1": f"L {HOSTILE}", "u2": "U2"},
         nodes=[NodeView(id="u1", label=f"L {HOSTILE}", text=f"T {HOSTILE} href", document_id="d1", seed=True),
                NodeView(id="u2", label="U2", text="plain", document_id="d2")],
-        edges=[ChainEdge(source="u1", type="REFERENCES", target="u2")],
+        edges=[Edge(source="u1", type="REFERENCES", target="u2")],
     )

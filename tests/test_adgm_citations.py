@@ -5,8 +5,8 @@ import time
 
 import pytest
 
+from core.domain import Document, LegalUnit, UnitType
 from ingest.citations.adgm import AdgmCitationFinder
-from ingest.models import Document, LegalUnit, UnitType
 
 
 def _document(number: str, names: list[str], tier: int = 1, numbering: str = "rules") -> Document:

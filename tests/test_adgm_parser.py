@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import UnitType
+from core.domain import UnitType
 from ingest.parsers.adgm import AdgmFormat
 from ingest.parsers.adgm_ids import ancestors, canonical, segments
 

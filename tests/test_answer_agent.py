@@ -9,8 +9,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from core.answer.agent import OUTPUT_RETRIES
-from core.answer.deps import Stores
 from core.answer.service import answer_question
+from core.answer.stores import Stores
 from core.settings import get_settings
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
 

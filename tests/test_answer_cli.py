@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 
 from core import ask
-from core.answer.models import AnswerEnvelope, AttributedAnswer, ChainEdge, Claim, RuleClaims
+from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
 from core.answer.text import render_text
+from core.domain import Edge
 
 
 def test_empty_question_gives_clear_message_and_exit_code(capsys):
@@ -27,7 +28,7 @@ def test_readable_form_shows_cards_chain_and_notices():
             answer="Yes.",
             rules=[RuleClaims(unit_id="a", label="45 CFR 164.508(b)", claims=[Claim(text="A valid authorization …", paragraph="(b)")]),
                    RuleClaims(unit_id="b", label="45 CFR 164.508(c)", claims=[Claim(text="must contain")])],
-            chain=[ChainEdge(source="a", type="REFERENCES", target="b")],
+            chain=[Edge(source="a", type="REFERENCES", target="b")],
         ),
     )
     text = render_text(envelope)

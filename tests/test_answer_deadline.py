@@ -11,8 +11,8 @@ import pytest
 
 from core.answer.events import Finished, NoticeEvent, PartialAnswer, ProvisionalAnswer, StepStarted
 from core.answer.service import answer_question, stream_answer
-from tests.test_answer_openai import HAPPY, QUESTION, settings_for, stores
 from tests.support.openai_stub import OpenAIStub, Reply, tool
+from tests.test_answer_openai import HAPPY, QUESTION, settings_for, stores
 
 DEADLINE_S = 3.0
 # The service keeps its handover time inside the deadline; this is slack for a loaded test machine only.

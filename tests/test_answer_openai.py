@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from core.answer.deps import Stores
 from core.answer.events import Finished, PartialAnswer, RuleCard, StepFinished
 from core.answer.service import answer_question, stream_answer
+from core.answer.stores import Stores
 from core.settings import get_settings
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
 from tests.support.openai_stub import OpenAIStub, Reply, tool

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from core.answer.deps import Evidence, EvidenceLedger
+from core.answer.models import RuleClaims
 from core.answer.quotes import choose_claims, is_lead_in, item_claims
 from core.answer.selection import Scorer
 from core.answer.short import language_of, short_answer
-from core.answer.models import RuleClaims
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 
 LEAD = UnitRecord(id="p", label="45 CFR 164.504(e)(2)", text="Business associate contracts. A contract between the "
                   "covered entity and a business associate must:")

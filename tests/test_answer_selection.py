@@ -4,8 +4,8 @@ from __future__ import annotations
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.selection import Scorer, choose_units
 from core.answer.signals import clauses
-from core.graph_queries import UnitRecord
-from core.retrieval.base import PathEdge
+from core.domain import Edge
+from core.stores.queries import UnitRecord
 
 
 def _ledger(units: list[tuple[str, str, int | None]], edges: list[tuple[str, str, str]]) -> EvidenceLedger:
@@ -14,7 +14,7 @@ def _ledger(units: list[tuple[str, str, int | None]], edges: list[tuple[str, str
         role = "seed" if rank is not None else "referenced"
         ledger.record(Evidence(UnitRecord(id=uid, label=uid, text=text), role, rank=rank))
     for s, t, ty in edges:
-        ledger.record_edge(PathEdge(source=s, type=ty, target=t))
+        ledger.record_edge(Edge(source=s, type=ty, target=t))
     return ledger
 
 

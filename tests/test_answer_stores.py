@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core import graph_queries
-from core.answer.deps import open_stores
 from core.answer.service import answer_question
-from core.retrieval.base import PathEdge
+from core.answer.stores import open_stores
+from core.domain import Edge
+from core.stores import queries as graph_queries
 
 QUESTIONS = [
     "What must a valid authorization contain?",
@@ -35,7 +35,7 @@ def test_extractive_answer_is_verbatim_attributed_and_grounded(question, test_se
         for claim in rule.claims:
             assert claim.span is not None  # an item's claim is verbatim in the item's own text
             assert units[claim.unit_id or rule.unit_id].text[claim.span[0]:claim.span[1]] == claim.text
-    edges = [PathEdge(source=e.source, type=e.type, target=e.target) for e in envelope.answer.chain]
+    edges = [Edge(source=e.source, type=e.type, target=e.target) for e in envelope.answer.chain]
     found = graph_queries.existing_edges(neo4j_driver, test_settings.neo4j_database, edges)
     assert found == {(e.source, e.type, e.target) for e in edges}
 

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
+from core.domain import Document, LegalUnit, UnitType
 from ingest.citations.cfr import CfrCitationFinder, Position
-from ingest.models import Document, LegalUnit, UnitType
 
 HERE = Position(section="164.508", part="164", subpart="E", path=("a", "2"))
 

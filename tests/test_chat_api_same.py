@@ -44,7 +44,7 @@ def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEn
     """(chat envelope, API response body, chat events) per question."""
     app = FastAPI()
     engine = make_engine(test_settings)
-    install_api_routes(app, engine, test_settings, lambda: neo4j_driver)
+    install_api_routes(app, engine, test_settings)
     options = RunOptions(corpus=hipaa_corpus)
 
     async def run() -> list[tuple[AnswerEnvelope, dict, list[AnswerEvent]]]:
@@ -53,7 +53,7 @@ def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEn
             for question in QUESTIONS:
                 events: list[AnswerEvent] = []
 
-                async def collect(event: AnswerEvent) -> None:
+                async def collect(event: AnswerEvent, events: list[AnswerEvent] = events) -> None:
                     events.append(event)
 
                 chat = await chat_envelope(question, options, test_settings, collect)

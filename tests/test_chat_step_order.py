@@ -4,7 +4,6 @@ from __future__ import annotations
 from core.answer.events import NoticeEvent, PartialAnswer, StepFinished, StepStarted
 from core.chat.step_order import ASKED_FOR_MORE, COMPOSE, CloseStep, OpenStep, StepOrder
 
-
 IDLE = "idle"  # the presenter's timer: no event for a moment
 
 

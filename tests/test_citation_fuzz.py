@@ -8,11 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.domain import Document, LegalUnit, UnitType, normalize_text
 from ingest.citations.classify import classify_citation
-from ingest.models import Document, LegalUnit, UnitType
-from ingest.normalize import normalize_text
 from ingest.parsers.adgm import AdgmFormat
-from ingest.parsers.generic import GenericFormat
+from ingest.parsers.generic.format import GenericFormat
 from ingest.parsers.hipaa import HipaaFormat
 
 # Fragments that feed every grammar's hot paths: markers, list joiners, ranges, document names.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.embeddings import EmbeddingModelError, Embedder, get_embedder
+from core.embeddings import Embedder, EmbeddingModelError, get_embedder
 from core.settings import Settings
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import EdgeType
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import EdgeType
 from tests.eu_texts import ACT, AMENDED, DELEGATED
 
 _P = "Regulation (EU) 2021/77, "
@@ -23,7 +23,7 @@ def graph(tmp_path_factory: pytest.TempPathFactory) -> CorpusGraph:
 def _edges(graph: CorpusGraph, source_label: str, types: tuple[EdgeType, ...] = (EdgeType.REFERENCES,)) -> set[tuple]:
     labels = {u.id: u.label for d in graph.documents for u in d.units}
     names = {x.id: "EXT " + x.raw for x in graph.externals}
-    return {(e.type.value, e.action, labels.get(e.target) or names[e.target])
+    return {(EdgeType(e.type).value, e.action, labels.get(e.target) or names[e.target])
             for e in graph.edges if labels.get(e.source) == source_label and e.type in types}
 
 
@@ -97,7 +97,7 @@ def test_malformed_instruction_is_kept_as_a_reference_with_its_words(graph: Corp
 
 def test_delegated_act_specifies_its_empowering_provision(graph: CorpusGraph) -> None:
     labels = {u.id: u.label for d in graph.documents for u in d.units}
-    pairs = {(e.type.value, labels[e.source], labels[e.target]) for e in graph.edges
+    pairs = {(EdgeType(e.type).value, labels[e.source], labels[e.target]) for e in graph.edges
              if e.type in (EdgeType.SPECIFIES, EdgeType.DELEGATES_TO)}
     delegated = "Commission Delegated Regulation (EU) 2022/9"
     assert pairs == {("SPECIFIES", delegated, _P + "Article 2(2)"), ("DELEGATES_TO", _P + "Article 2(2)", delegated)}

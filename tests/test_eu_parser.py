@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import Document, UnitType
-from ingest.parsers.generic import GenericFormat
+from core.domain import Document, UnitType
+from ingest.parsers.generic.format import GenericFormat
 from tests.eu_texts import ACT, DELEGATED, UK_NOTES
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic import GenericCitationFinder
-from ingest.models import Document, EdgeType, LegalUnit, UnitType
-from ingest.parsers.generic import GenericFormat
+from ingest.parsers.generic.format import GenericFormat
 
 CITED = """Circular 30/2024/TT-BYT
 Article 12. Records

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import Document, UnitType
-from ingest.parsers.generic import GENERIC_FORMAT_NAMES, GenericFormat, generic_formats
+from core.domain import Document, UnitType
+from ingest.parsers.generic.format import GenericFormat, generic_formats
 from ingest.parsers.generic.readers import strip_markdown
+from ingest.parsers.generic.structure import GENERIC_FORMAT_NAMES
 
 ENGLISH = """MINISTRY OF HEALTH
 Circular 30/2024/TT-BYT

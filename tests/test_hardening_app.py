@@ -3,7 +3,6 @@ share page (no script runs, the text shows literally), and the JSON API's auth a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core import graph_queries as gq
 from core.answer.service import answer_question
 from core.chat.controls import RunOptions, read_options
 from core.settings import Settings
-from core.stores import neo4j_store
+from core.stores import queries as gq
 from tests.hardening_support import graph_counts
 
 CORPUS = "x' }) DETACH DELETE n //"
@@ -30,9 +29,9 @@ def test_values_are_data(neo4j_driver, test_settings: Settings, unchanged) -> No
     assert gq.fetch_units(neo4j_driver, db, [UNIT, CORPUS]) == {}
     assert gq.neighbours(neo4j_driver, db, [UNIT], ["REFERENCES"]) == []
     assert gq.ancestors(neo4j_driver, db, UNIT) == [] and gq.current_version(neo4j_driver, db, UNIT) == []
-    counts = neo4j_store.corpus_counts(neo4j_driver, db, CORPUS)
+    counts = gq.corpus_counts(neo4j_driver, db, CORPUS)
     assert counts == {"units": {}, "edges": {}, "externals": {"External": 0}}
-    assert neo4j_store.corpus_units(neo4j_driver, db, CORPUS) == []
+    assert gq.corpus_units(neo4j_driver, db, CORPUS) == []
 
 
 def test_edge_types_and_hops_are_rejected(neo4j_driver, test_settings: Settings, unchanged) -> None:

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from core.services import neo4j_server
-from core.settings import Settings
+from core.settings import Settings, neo4j_connection
 from tests.app_process import app_env, running_app
 from tests.conftest import free_port
 from tests.hardening_support import DISCLOSURE_QUESTION, api_client, cited_ids, ingest, write_tiny_corpus
@@ -58,7 +57,7 @@ def test_two_workers_share_one_deployment(test_settings: Settings, neo4j_driver,
         pg_url = stack.enter_context(postgres_cluster())
         chroma_port = stack.enter_context(chroma_server(tmp_path / "chroma-server", tmp_path / "chroma.log"))
         # Neo4j as an external server (NEO4J_URI), the way workers on several machines would reach it.
-        neo4j = neo4j_server.connection_info(test_settings)
+        neo4j = neo4j_connection(test_settings)
         settings = test_settings.model_copy(update={
             "data_dir": tmp_path / "shared-data", "chroma_host": "127.0.0.1", "chroma_port": chroma_port,
             "neo4j_uri": neo4j.uri, "neo4j_password": neo4j.password})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.hipaa import HipaaFormat
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from core.settings import REPO_ROOT
-from core.stores import neo4j_store
+from core.stores import queries
 from ingest.pipeline import run_ingest
 
 CORPUS = "killtest"
@@ -19,7 +19,7 @@ ADDED = "(z) Paragraph added in version two of this section."
 
 
 def _documents(driver, db) -> dict[str, str]:
-    return neo4j_store.stored_hashes(driver, db, CORPUS)
+    return queries.stored_hashes(driver, db, CORPUS)
 
 
 def _with_new_paragraph(driver, db) -> set[str]:
@@ -68,7 +68,7 @@ def test_kill_during_ingest_leaves_whole_documents_and_rerun_completes(hipaa_dir
     assert dangling == 0
 
     rerun = run_ingest([corpus_dir], CORPUS, test_settings, quiet=True)
-    counts = neo4j_store.corpus_counts(neo4j_driver, db, CORPUS)
+    counts = queries.corpus_counts(neo4j_driver, db, CORPUS)
     assert counts["units"] == rerun.units_by_type
     assert sum(counts["edges"].values()) == sum(rerun.edges_by_type.values())
     assert _with_new_paragraph(neo4j_driver, db) == sections

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.lexical import LexicalIndex
-from core.stores import chroma_store, neo4j_store
+from core.stores import chroma_store
 from ingest.pipeline import run_ingest
 
 SECTIONS = ["164-508-uses-disclosures-authorization.md", "164-501-definitions.md", "164-502-uses-disclosures-general.md"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ingest.models import EdgeType
+from core.domain import EdgeType
 from tests.test_generic_citations import graph_for
 
 ACT = """# 보건법

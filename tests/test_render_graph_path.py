@@ -3,21 +3,21 @@ from __future__ import annotations
 
 import asyncio
 
-from core.answer.models import ChainEdge
 from core.answer.service import answer_question_async
 from core.chat.evidence import answer_view
 from core.chat.starters import starters_for
+from core.domain import Edge
 from core.render.graph_html import graph_html
 from core.render.graph_path import COLUMN_PX, PATH_NODES, ROW_PX, path_ids, path_layout
 from core.render.view import AnswerView, NodeView, RuleCardView
 from tests.test_render_graph import _nodes_json
 
 
-def _edge(source: str, target: str, kind: str = "REFERENCES") -> ChainEdge:
-    return ChainEdge(source=source, type=kind, target=target)
+def _edge(source: str, target: str, kind: str = "REFERENCES") -> Edge:
+    return Edge(source=source, type=kind, target=target)
 
 
-def _wide_view(cited: list[str], chain: list[ChainEdge]) -> AnswerView:
+def _wide_view(cited: list[str], chain: list[Edge]) -> AnswerView:
     """Eight seeds s0..s7, each citing three neighbours n<i>_<j>; n3_0 cites m (two hops from s3)."""
     nodes = [NodeView(id=f"s{i}", label=f"Seed {i}", document_id="d1", seed=True) for i in range(8)]
     nodes += [NodeView(id=f"n{i}_{j}", label=f"Neighbour {i}.{j}", document_id="d2") for i in range(8) for j in range(3)]

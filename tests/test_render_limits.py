@@ -1,8 +1,8 @@
 """The chat settings' caps around the answerer's stores (k, hops, edge types), on the real graph."""
 from __future__ import annotations
 
-from core.answer.deps import Stores
 from core.answer.graph import Neo4jGraph
+from core.answer.stores import Stores
 from core.chat.controls import RunOptions, read_options
 from core.chat.limits import LimitedGraph, LimitedRetriever, limited
 from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
-from core.answer.models import ChainEdge
 from core.chat.evidence import answer_view
+from core.domain import Edge
 from core.render.chain import chain_line, edge_word
 from core.render.markdown import answer_markdown, escape_markdown
 from core.render.view import build_view
@@ -35,8 +35,8 @@ def test_answer_view_reads_titles_and_edges_from_the_graph(neo4j_driver, hipaa_c
 
 def test_chain_line_breaks_into_walks():
     labels = {"a": "A", "b": "B", "c": "C", "x": "X", "y": "Y"}
-    chain = [ChainEdge(source="a", type="REFERENCES", target="b"), ChainEdge(source="b", type="DELEGATES_TO", target="c"),
-             ChainEdge(source="x", type="AMENDS", target="y")]
+    chain = [Edge(source="a", type="REFERENCES", target="b"), Edge(source="b", type="DELEGATES_TO", target="c"),
+             Edge(source="x", type="AMENDS", target="y")]
     assert chain_line(chain, labels) == "A —references→ B —delegates to→ C; X —amends→ Y"
     assert chain_line([], labels) == ""
     assert edge_word("DELEGATES_TO") == "delegates to"

@@ -1,7 +1,8 @@
 """Resolution rules: finest unit, else nearest ancestor (said on the edge), else External; no self-loops; cycles marked."""
 from __future__ import annotations
 
-from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
+from core.domain import Document, EdgeType, LegalUnit, UnitType
+from ingest.models import Mention
 from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
 
 

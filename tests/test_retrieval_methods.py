@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from core import graph_queries
-from core.retrieval.base import Filters, RetrievalRequest
+from core.retrieval.base import RetrievalRequest
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.filters import Filters
 from core.retrieval.registry import RETRIEVERS, get_retriever
+from core.stores import queries as graph_queries
 
 QUESTION = "When may a covered entity use or disclose protected health information without an authorization?"
 
@@ -78,7 +79,7 @@ def test_filters_document_and_type(method, test_settings, request_):
 
 
 def test_repealed_units_are_excluded_unless_asked(test_settings, request_):
-    from core.retrieval.stores import open_stores
+    from core.retrieval.reload import open_stores
 
     stores = open_stores(test_settings, request_.corpus)
     top = get_retriever("bm25", test_settings).retrieve(request_).hits[0].unit_id
@@ -103,7 +104,7 @@ def test_current_law_follows_amendments(test_settings, request_, neo4j_driver):
         pytest.skip("no amendment edge in this corpus")
     from core.retrieval.expansion import with_current_versions
     from core.retrieval.query import Query
-    from core.retrieval.stores import open_stores
+    from core.retrieval.reload import open_stores
 
     query = Query(open_stores(test_settings, request_.corpus), request_)
     provenance: dict = {}

@@ -23,7 +23,7 @@ def _lookups(tmp_path: Path) -> dict:
     async def run() -> dict:
         engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")
         await create_schema(engine)
-        threads, steps = metadata.tables["threads"], metadata.tables["steps"]
+        threads = metadata.tables["threads"]
         async with engine.begin() as conn:
             await conn.execute(threads.insert().values(id="t1", userIdentifier=OWNER))
             # Chainlit's data layer writes metadata as a JSON string through raw SQL; mirrored here.

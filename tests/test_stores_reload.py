@@ -6,8 +6,7 @@ import shutil
 import time
 from pathlib import Path
 
-from core.retrieval import stores as stores_module
-from core.retrieval.stores import ingest_stamp, open_stores
+from core.retrieval.reload import ingest_stamp, open_stores
 from ingest.pipeline import run_ingest
 
 FIRST = ["164-501-definitions.md", "164-502-uses-disclosures-general.md"]
@@ -21,8 +20,7 @@ def _copy(hipaa_dir: Path, root: Path, names: list[str]) -> None:
         shutil.copy(hipaa_dir / "regulations" / name, root / "regulations" / name)
 
 
-def test_reingest_is_served_without_restart(hipaa_dir, tmp_path, test_settings, neo4j_driver, monkeypatch):
-    monkeypatch.setattr(stores_module, "RETIRE_AFTER_S", 0.5)
+def test_reingest_is_served_without_restart(hipaa_dir, tmp_path, test_settings, neo4j_driver):
     root = tmp_path / "reload-corpus"
     _copy(hipaa_dir, root, FIRST)
     assert not run_ingest([root], "reloadc", test_settings, quiet=True).failures

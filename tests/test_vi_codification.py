@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from core.domain import EdgeType, UnitType
 from ingest.graph import build_graph
-from ingest.models import EdgeType, UnitType
 from ingest.parsers.generic import vi_codification as V
 
 CODIFICATION = """---
@@ -192,7 +192,8 @@ def test_an_ordinary_statute_keeps_its_file_label_and_article_layout(tmp_path):
 
 
 def test_real_codification_checks(shared_root: Path):
-    from bench.real.vi import CODIFICATION as RELATIVE, _body, codification_checks
+    from bench.real.vi import CODIFICATION as RELATIVE
+    from bench.real.vi import _body, codification_checks
 
     path = shared_root / RELATIVE
     if not path.exists():

@@ -101,7 +101,7 @@ def test_the_default_method_on_a_vietnamese_corpus(vi_corpus: str, test_settings
     from core.retrieval.base import RetrievalRequest
     from core.retrieval.query import Query
     from core.retrieval.registry import get_retriever
-    from core.retrieval.stores import open_stores
+    from core.retrieval.reload import open_stores
 
     stores = open_stores(test_settings, vi_corpus)
     assert stores.lexical.analyzer.name == "vi-pyvi"

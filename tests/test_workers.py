@@ -15,8 +15,20 @@ from core.chat.starters import starters_for
 from core.serve import worker_root
 from core.settings import Settings
 from tests.app_process import app_env, running_app
-from tests.chat_page import (ANSWER_TIMEOUT_MS, CARDS, CHROMIUM, GRAPHS, LAUNCH_ARGS, NOTICE, ask, graph_nodes, open_link,
-                             share_last_answer, sign_in, submit)
+from tests.chat_page import (
+    ANSWER_TIMEOUT_MS,
+    CARDS,
+    CHROMIUM,
+    GRAPHS,
+    LAUNCH_ARGS,
+    NOTICE,
+    ask,
+    graph_nodes,
+    open_link,
+    share_last_answer,
+    sign_in,
+    submit,
+)
 
 ADMIN = ("worker-officer@example.org", "worker-officer-1")
 READER = ("worker-reader@example.org", "worker-reader-1")

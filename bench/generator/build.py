@@ -7,7 +7,7 @@ from collections.abc import Callable
 from neo4j import Driver
 from pydantic import BaseModel, Field
 
-from bench.generator import templates
+from bench.generator import llm, templates
 from bench.generator.cluster import clustered, distribution, sampling_order
 from bench.generator.diversity import DiversityGuard
 from bench.generator.models import BenchItem, Draft, GraphPath, ReasoningType, Verification
@@ -60,8 +60,6 @@ def template_generator(driver: Driver, database: str, graph: CorpusGraph, pool: 
 
 
 def llm_generator(driver: Driver, database: str, graph: CorpusGraph, model, model_name: str) -> Generator:
-    from bench.generator import llm
-
     def check(path: GraphPath, question: str) -> Verification:
         # The graph must hold the path before an LLM is paid to judge it.
         problems = structure(driver, database, graph.corpus, path)

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from bench.generator.models import GraphPath, ReasoningType
-from ingest.models import EdgeType
+from core.domain import EdgeType
 
 PROCEDURAL_CUE = re.compile(
     r"in accordance with|pursuant to|as required by|required (?:by|under)|compl(?:y|ies|iance) with|"

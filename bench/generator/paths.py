@@ -14,8 +14,8 @@ from neo4j import Driver
 from pydantic import BaseModel
 
 from bench.generator.models import GraphPath, PathHop
-from core.graph_queries import UNIT_FIELDS, UnitRecord, checked_types
-from ingest.models import EdgeType
+from core.domain import EdgeType
+from core.stores.queries import UnitRecord, corpus_edges, corpus_unit_records
 
 PATH_EDGE_TYPES: tuple[EdgeType, ...] = (EdgeType.AMENDS, EdgeType.REFERENCES, EdgeType.DELEGATES_TO, EdgeType.DEFINES)
 # Parts and chapters are too broad to be evidence: "this part" is a citation, not an answer.
@@ -55,17 +55,8 @@ class CorpusGraph(BaseModel):
 
 def load_graph(driver: Driver, database: str, corpus: str) -> CorpusGraph:
     """Units and citation edges of one corpus; External targets and pending placeholders never enter."""
-    rows, _, _ = driver.execute_query(
-        f"MATCH (u:Unit {{corpus: $corpus}}) WHERE u.pending IS NULL RETURN {UNIT_FIELDS}",
-        corpus=corpus, database_=database,
-    )
-    units = {r["id"]: UnitRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in rows}
-    rows, _, _ = driver.execute_query(
-        "MATCH (s:Unit {corpus: $corpus})-[r]->(t:Unit {corpus: $corpus}) "
-        "WHERE type(r) IN $types AND s.pending IS NULL AND t.pending IS NULL AND s.id <> t.id "
-        "RETURN s.id AS source, type(r) AS type, t.id AS target, r.citation AS citation, r.start AS start",
-        corpus=corpus, types=checked_types(PATH_EDGE_TYPES), database_=database,
-    )
+    units = corpus_unit_records(driver, database, corpus)
+    rows = corpus_edges(driver, database, corpus, PATH_EDGE_TYPES)
     best: dict[tuple[str, str], PathHop] = {}
     for r in rows:
         hop = PathHop(source=r["source"], type=r["type"], target=r["target"], citation=r["citation"],

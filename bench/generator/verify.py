@@ -23,9 +23,9 @@ from bench.generator.models import GraphPath, Verification
 from bench.generator.paths import CorpusGraph
 from bench.generator.templates import frame_stems
 from bench.generator.terms import unit_terms
-from core.graph_queries import existing_edges, fetch_units
+from core.domain import Edge
 from core.lexical import tokenize
-from core.retrieval.base import PathEdge
+from core.stores.queries import existing_edges, fetch_units
 
 Pool = Callable[[str], list[str]]
 
@@ -42,7 +42,7 @@ def structure(driver: Driver, database: str, corpus: str, path: GraphPath) -> li
     walked = [path.hops[0].source, *(h.target for h in path.hops)] if path.hops else []
     if walked != path.units or any(a.target != b.source for a, b in zip(path.hops, path.hops[1:])):
         problems.append("structure: hops do not chain through the evidence units in order")
-    edges = [PathEdge(source=h.source, type=h.type, target=h.target) for h in path.hops]
+    edges = [Edge(source=h.source, type=h.type, target=h.target) for h in path.hops]
     stored = existing_edges(driver, database, edges)
     problems += [f"structure: no {e.type} edge {e.source} -> {e.target}" for e in edges
                  if (e.source, e.type, e.target) not in stored]

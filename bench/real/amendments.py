@@ -14,8 +14,8 @@ from collections import Counter
 
 from bench.real.checks import Check
 from core.current_law import CurrentLaw, read_parsed
+from core.domain import Document, Edge, EdgeType, LegalUnit
 from ingest.graph import CorpusGraph
-from ingest.models import Document, Edge, EdgeType, LegalUnit
 
 _AMENDING = (EdgeType.AMENDS, EdgeType.REPLACES)
 _KO_DELETED = re.compile(r"(?:\S{1,12}\s{1,3})?삭제\s?<([\d.,\s]{6,200})>")

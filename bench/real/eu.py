@@ -19,9 +19,9 @@ from pathlib import Path
 
 from bench.real.amendments import eu_checks
 from bench.real.checks import Check
+from core.domain import Document, Edge, EdgeType, LegalUnit, UnitType
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import Document, Edge, EdgeType, LegalUnit, UnitType
 
 AREA = "eu"
 _FOLDER = ("corpora", "real", "eu")
@@ -105,7 +105,7 @@ class _Where:
             for line in unit.text.split("\n"):
                 queues.setdefault(line.strip(), []).append(unit)
         self._located: list[tuple[LegalUnit, int] | None] = []
-        for number, line in enumerate(act.raw):
+        for line in act.raw:
             queue = queues.get(line.strip())
             unit = queue.pop(0) if queue else None
             self._located.append((unit, unit.text.find(line.strip())) if unit is not None else None)
@@ -189,7 +189,7 @@ def _other_acts(act: _Act, short: str) -> Check:
 def _recitals(act: _Act, short: str) -> Check:
     raw_count = 0
     stage = "head"
-    for number, line in enumerate(act.raw):
+    for line in act.raw:
         text = line.strip()
         if stage == "head" and text.startswith("Whereas"):
             stage = "recitals"

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from bench.real.amendments import ko_checks
 from bench.real.checks import Check
+from core.domain import Document, Edge, EdgeType, LegalUnit
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import Document, Edge, EdgeType, LegalUnit
 from ingest.parsers.generic.keys import path_of_key
 
 AREA = "ko"

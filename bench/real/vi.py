@@ -13,9 +13,9 @@ from pathlib import Path
 
 from bench.real.amendments import vi_checks
 from bench.real.checks import Check
+from core.domain import EdgeType
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
-from ingest.models import EdgeType
 
 AREA = "vi"
 CODIFICATION = "corpora/real/vi/phapdien_bao-hiem-y-te.md"

@@ -10,6 +10,10 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
+from core.analyzers.english import tokenize as english_tokens
+from core.analyzers.korean import KoreanAnalyzer
+from core.analyzers.vietnamese import SEGMENTERS, VietnameseAnalyzer
+
 AUTO = "auto"
 DEFAULT_BY_LANGUAGE = {"en": "en", "vi": "vi-pyvi", "ko": "ko-kiwi"}
 _HANGUL = re.compile("[\uac00-\ud7a3]")
@@ -29,14 +33,10 @@ class EnglishAnalyzer:
     name = "en"
 
     def tokenize(self, text: str) -> list[str]:
-        from core.analyzers.english import tokenize
-
-        return tokenize(text)
+        return english_tokens(text)
 
 
 def analyzer_names() -> list[str]:
-    from core.analyzers.vietnamese import SEGMENTERS
-
     return ["en", "ko-kiwi", *(f"vi-{s}" for s in SEGMENTERS)]
 
 
@@ -46,12 +46,8 @@ def get_analyzer(name: str) -> Analyzer:
     if name == "en":
         return EnglishAnalyzer()
     if name == "ko-kiwi":
-        from core.analyzers.korean import KoreanAnalyzer
-
         return KoreanAnalyzer()
     if name.startswith("vi-"):
-        from core.analyzers.vietnamese import VietnameseAnalyzer
-
         return VietnameseAnalyzer.from_name(name)
     raise ValueError(f"unknown lexical analyzer {name!r}: use {AUTO}, en, vi, ko or one of {', '.join(analyzer_names())}"
                      " (a Vietnamese one may add /words, /syllables, /bigrams, /syllables+bigrams)")

@@ -5,7 +5,7 @@ import re
 
 import Stemmer
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 # Dotted/bracketed numbers ("3.8.1", "164.508(a)(2)") stay whole: splitting them on dots loses the
 # strongest lexical signal a citation-bearing question has.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 _KEEP = ("NNG", "NNP", "NNB", "NR", "NP", "XR", "SL", "SH", "SN", "MAG")
 _STEMS = ("VV", "VA")

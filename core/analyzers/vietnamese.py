@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 _WORD = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
 # Function words that carry no topic: particles, prepositions, conjunctions, classifiers.
@@ -84,7 +84,7 @@ class VietnameseAnalyzer:
         self._cached = lru_cache(maxsize=4096)(self._tokenize)
 
     @classmethod
-    def from_name(cls, name: str) -> "VietnameseAnalyzer":
+    def from_name(cls, name: str) -> VietnameseAnalyzer:
         segmenter, _, spec = name.removeprefix("vi-").partition("/")
         features = DEFAULT_FEATURES if not spec else tuple(f for f in spec.split("+") if f != "words")
         return cls(segmenter, features)

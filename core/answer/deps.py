@@ -8,10 +8,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
-from core.answer.graph import GraphReader, Neo4jGraph
-from core.graph_queries import UnitRecord
-from core.retrieval.base import PathEdge, Retriever
+from core.answer.graph import GraphReader
+from core.domain import Edge, Step
+from core.retrieval.base import Retriever
 from core.settings import Settings
+from core.stores.queries import UnitRecord
 
 
 @dataclass
@@ -21,7 +22,7 @@ class Evidence:
     unit: UnitRecord
     role: str
     seed_id: str | None = None
-    via: PathEdge | None = None
+    via: Edge | None = None
     score: float = 0.0
     rank: int | None = None
 
@@ -31,7 +32,7 @@ class EvidenceLedger:
     """Everything the run has actually retrieved; the validator accepts citations of these ids only."""
 
     units: dict[str, Evidence] = field(default_factory=dict)
-    edges: dict[tuple[str, str, str], PathEdge] = field(default_factory=dict)
+    edges: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, evidence: Evidence) -> None:
@@ -43,7 +44,7 @@ class EvidenceLedger:
             if evidence.via is not None:
                 self.record_edge(evidence.via)
 
-    def record_edge(self, edge: PathEdge) -> None:
+    def record_edge(self, edge: Edge) -> None:
         self.edges[(edge.source, edge.type, edge.target)] = edge
 
     def __contains__(self, unit_id: object) -> bool:
@@ -76,7 +77,7 @@ class AnswerDeps:
             self.emit(NoticeEvent(text=text))
 
     @contextmanager
-    def step(self, name: str, detail: str = "") -> Iterator[list[str]]:
+    def step(self, name: Step, detail: str = "") -> Iterator[list[str]]:
         """Times a step and emits started/finished; the caller appends the finished detail to the yielded list."""
         self.emit(StepStarted(step=name, detail=detail))
         started = time.perf_counter()
@@ -87,49 +88,3 @@ class AnswerDeps:
             elapsed = (time.perf_counter() - started) * 1000
             self.timings_ms[name] = round(self.timings_ms.get(name, 0.0) + elapsed, 1)
             self.emit(StepFinished(step=name, detail="; ".join(outcome), elapsed_ms=round(elapsed, 1)))
-
-
-_RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
-
-
-def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
-    """One retriever per (method, corpus, stores) for the process: loading models and indexes is the slow part."""
-    key = (method, corpus, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
-    if key not in _RETRIEVERS:
-        # Imported late: the retrievers load embedding models and indexes nobody needs for `--help`.
-        from core.retrieval import registry
-
-        _RETRIEVERS[key] = registry.get_retriever(method, settings)
-    return _RETRIEVERS[key]
-
-
-_GRAPHS: dict[tuple[object, ...], GraphReader] = {}
-
-
-def _graph_for(settings: Settings) -> GraphReader:
-    # One driver per server for the process: connecting costs more than a whole extractive answer.
-    key = (settings.neo4j_uri, settings.neo4j_bolt_port, settings.neo4j_user, settings.neo4j_database, str(settings.data_dir))
-    if key not in _GRAPHS:
-        from core.stores.neo4j_store import connect
-
-        _GRAPHS[key] = Neo4jGraph(connect(settings, start_local=False), settings.neo4j_database)
-    return _GRAPHS[key]
-
-
-@dataclass
-class Stores:
-    """What a run reads from; `graph_notice` says why the graph is missing when it is."""
-
-    retriever: Retriever
-    graph: GraphReader | None
-    graph_notice: str | None = None
-
-
-def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
-    """The retriever and the graph; Neo4j down gives graph=None and a notice (answers go on without expansion)."""
-    retriever = make_retriever(settings, corpus, method)
-    try:
-        return Stores(retriever, _graph_for(settings))
-    except Exception as exc:  # noqa: BLE001 — any store failure degrades to retrieval-only answers
-        return Stores(retriever, None, f"Citation graph unavailable ({exc.__class__.__name__}): "
-                                       "answered from search results without following citations.")

@@ -7,17 +7,18 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from core.answer.models import AnswerEnvelope, RuleClaims
+from core.domain import Step
 
 
 class StepStarted(BaseModel):
     kind: Literal["step_started"] = "step_started"
-    step: str = Field(description="search | expand | read | current_version | compose")
+    step: Step
     detail: str = ""
 
 
 class StepFinished(BaseModel):
     kind: Literal["step_finished"] = "step_finished"
-    step: str
+    step: Step
     detail: str = Field(default="", description="e.g. '8 hits', '5 units via REFERENCES, DEFINES'")
     elapsed_ms: float = 0.0
 

@@ -7,12 +7,13 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from core import current_law
 from core.answer.deps import AnswerDeps
 from core.answer.items import read_items
-from core.answer.models import AttributedAnswer, ChainEdge, RuleClaims
+from core.answer.models import AttributedAnswer, RuleClaims
 from core.answer.quotes import choose_claims, item_claims
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
 from core.answer.short import missing_caveat, short_answer, unsure_caveat
 from core.answer.signals import signals_for
 from core.answer.terms import terms_of
+from core.domain import Edge
 
 MODEL_NAME = "extractive"
 # Every seed of the default search (k=8) is expanded: the cited or citing end of a cross-reference pair is
@@ -77,7 +78,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     rules.sort(key=lambda r: -scorer.score(" ".join(c.text for c in r.claims)))
     cited = {r.unit_id for r in rules}
     edge = selection.edge
-    chain = [ChainEdge(source=edge.source, type=edge.type, target=edge.target)] \
+    chain = [Edge(source=edge.source, type=edge.type, target=edge.target)] \
         if edge is not None and {edge.source, edge.target} <= cited else []
     return AttributedAnswer(answer=short_answer(rules, deps.question), rules=rules, chain=chain,
                             caveats=_caveats(deps, scorer, selection, rules))

@@ -7,10 +7,10 @@ from typing import Protocol
 
 from neo4j import Driver
 
-from core import graph_queries as gq
 from core.current_law import CurrentLaw
-from core.graph_queries import Reached, UnitRecord
-from core.retrieval.base import PathEdge
+from core.domain import Edge
+from core.stores import queries as gq
+from core.stores.queries import Reached, UnitRecord
 
 
 class GraphReader(Protocol):
@@ -18,7 +18,7 @@ class GraphReader(Protocol):
 
     def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]: ...
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]: ...
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]: ...
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]: ...
 
@@ -26,12 +26,12 @@ class GraphReader(Protocol):
 
     def current_law(self, unit_id: str) -> CurrentLaw | None: ...
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]: ...
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]: ...
 
 
 @dataclass
 class Neo4jGraph:
-    """GraphReader over the live store; every query is the shared, parameterised one in core.graph_queries."""
+    """GraphReader over the live store; every query is the shared, parameterised one in core.stores.queries."""
 
     driver: Driver
     database: str
@@ -42,7 +42,7 @@ class Neo4jGraph:
     def expand(self, seed_ids: list[str], edge_types: Iterable[str], max_hops: int, node_cap: int) -> list[Reached]:
         return gq.expand(self.driver, self.database, seed_ids, edge_types, max_hops=max_hops, node_cap=node_cap)
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         """Edges joining two of these units (expansion skips them: both ends are already visited)."""
         inside = set(unit_ids)
         # `within` filters before the per-unit limit: a hub's edge to another held unit is not cut off.
@@ -58,5 +58,5 @@ class Neo4jGraph:
     def current_law(self, unit_id: str) -> CurrentLaw | None:
         return gq.current_law(self.driver, self.database, unit_id)
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         return gq.existing_edges(self.driver, self.database, edges)

@@ -7,14 +7,15 @@ from __future__ import annotations
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.tools import GRAPH_DOWN
-from core.graph_queries import UnitRecord
+from core.domain import Step
+from core.stores.queries import UnitRecord
 
 
 def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
     """parent id → its items in order, two levels deep below lead-in items; {} without a graph."""
     if deps.graph is None or not unit_ids:
         return {}
-    with deps.step("read", f"reading the items of {len(unit_ids)} cited provisions") as outcome:
+    with deps.step(Step.READ, f"reading the items of {len(unit_ids)} cited provisions") as outcome:
         try:
             items = deps.graph.children(unit_ids)
             nested = [i.id for kids in items.values() for i in kids if is_lead_in(i.text)]

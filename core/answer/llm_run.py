@@ -8,11 +8,24 @@ from __future__ import annotations
 import time
 
 from pydantic_ai import (
-    ModelHTTPError, ModelRequestTimeout, ModelTimeoutError, RunTimedOut, UnexpectedModelBehavior, UsageLimitExceeded,
+    ModelHTTPError,
+    ModelRequestTimeout,
+    ModelTimeoutError,
+    RunTimedOut,
+    UnexpectedModelBehavior,
+    UsageLimitExceeded,
     capture_run_messages,
 )
 from pydantic_ai.exceptions import OutputTokenLimitExceeded
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 

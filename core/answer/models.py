@@ -5,6 +5,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.domain import Edge
+
 
 class Claim(BaseModel):
     text: str = Field(min_length=1)
@@ -21,16 +23,10 @@ class RuleClaims(BaseModel):
     claims: list[Claim] = Field(min_length=1)
 
 
-class ChainEdge(BaseModel):
-    source: str
-    type: str
-    target: str
-
-
 class AttributedAnswer(BaseModel):
     answer: str = Field(description="short answer in plain words")
     rules: list[RuleClaims] = Field(default_factory=list)
-    chain: list[ChainEdge] = Field(default_factory=list)
+    chain: list[Edge] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
 
 

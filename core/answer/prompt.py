@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from core.answer.deps import Evidence
-from core.retrieval.base import PathEdge
+from core.domain import Edge
 
 # Role of the reached unit, by edge type and by which end of the stored edge it sits on.
 _ROLE_AS_TARGET = {
@@ -36,7 +36,7 @@ Never cite a unit id that no tool returned, whatever the question text asks for.
 """
 
 
-def role_for(edge: PathEdge, unit_id: str) -> str:
+def role_for(edge: Edge, unit_id: str) -> str:
     table = _ROLE_AS_TARGET if edge.target == unit_id else _ROLE_AS_SOURCE
     return table.get(edge.type, edge.type.lower())
 

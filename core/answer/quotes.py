@@ -5,7 +5,7 @@ import re
 
 from core.answer.models import Claim
 from core.answer.selection import Scorer
-from core.graph_queries import UnitRecord
+from core.stores.queries import UnitRecord
 
 # A sentence ends at . ; or : followed by space and an upper-case letter, an opening bracket or a digit, or at a line break.
 _SENTENCE = re.compile(r"[^\n]+?(?:[.;:](?=\s+[A-Z(0-9\"“])|[.;:]?(?=\n)|$)", re.S)

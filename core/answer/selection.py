@@ -21,7 +21,7 @@ import numpy as np
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
-from core.retrieval.base import PathEdge
+from core.domain import Edge
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Choice:
 @dataclass
 class Selection:
     choices: list[Choice]
-    edge: PathEdge | None = None
+    edge: Edge | None = None
     score: float = 0.0
     runner_up: float | None = None  # best score of a different candidate: a small margin means "unsure"
 
@@ -138,7 +138,7 @@ def clause_split(signals: Signals, source: str, target: str) -> float:
 class Candidate:
     units: tuple[str, ...]
     features: dict[str, float]
-    edge: PathEdge | None = None
+    edge: Edge | None = None
 
 
 @dataclass
@@ -183,7 +183,7 @@ class _Context:
         vector = self.signals.vector_of(units[0])  # the unit's own vector, as clause_split reads it
         return float(self.signals.question_vector @ vector) if vector is not None else 0.0
 
-    def features(self, units: tuple[str, ...], edge: PathEdge | None) -> dict[str, float]:
+    def features(self, units: tuple[str, ...], edge: Edge | None) -> dict[str, float]:
         lex = [self.lexical(u) for u in units]
         ranks = [self.inverse_rank(u) for u in units]
         cover = self.cover(*units)
@@ -202,10 +202,10 @@ def _seed_ranks(ledger: EvidenceLedger) -> dict[str, int]:
     return {e.unit.id: i for i, e in enumerate(ledger.seeds(), start=1)}
 
 
-def linked_pairs(ledger: EvidenceLedger) -> list[PathEdge]:
+def linked_pairs(ledger: EvidenceLedger) -> list[Edge]:
     """Written-citation edges joining two distinct units of the ledger, one per unordered pair."""
     seen: set[frozenset[str]] = set()
-    out: list[PathEdge] = []
+    out: list[Edge] = []
     for edge in ledger.edges.values():
         key = frozenset((edge.source, edge.target))
         if edge.type not in PAIR_EDGE_TYPES or len(key) < 2 or key in seen or not all(u in ledger.units for u in key):
@@ -222,7 +222,7 @@ def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) 
                    two_part=len(clauses(scorer.question)) >= 2)
     pool = [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
     out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
-    linked: dict[frozenset[str], PathEdge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
+    linked: dict[frozenset[str], Edge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
     for a, b in combinations(pool[:SEED_PAIR_POOL], 2):
         key = frozenset((a, b))
         out.append(Candidate((a, b), ctx.features((a, b), linked.get(key)), linked.get(key)))

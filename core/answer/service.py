@@ -9,19 +9,30 @@ from dataclasses import dataclass, replace
 from pydantic_ai.models import Model
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
-from core.answer.deps import AnswerDeps, EvidenceLedger, Stores, open_stores
+from core.answer.deps import AnswerDeps, EvidenceLedger
 from core.answer.events import (
-    AnswerEvent, EventSink, Finished, NoticeEvent, PartialAnswer, ProvisionalAnswer, RuleCard, StepFinished, StepStarted, ignore,
+    AnswerEvent,
+    EventSink,
+    Finished,
+    NoticeEvent,
+    PartialAnswer,
+    ProvisionalAnswer,
+    RuleCard,
+    StepFinished,
+    StepStarted,
+    ignore,
 )
-from core.answer.extractive import MODEL_NAME as EXTRACTIVE, extractive_model
+from core.answer.extractive import MODEL_NAME as EXTRACTIVE
+from core.answer.extractive import extractive_model
 from core.answer.llm import chat_model
 from core.answer.llm_run import run_llm
 from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun
 from core.answer.questions import clean_question, question_problem
+from core.answer.stores import Stores, open_stores
+from core.domain import TOOL_STEPS, Step
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 
-DEFAULT_METHOD = "citewalk"
-TOOL_STEPS = ("search", "expand", "read", "current_version")
 # Below this an LLM cannot even finish one request on a local server: give the extractive answer straight away.
 MIN_LLM_BUDGET_S = 1.0
 # Kept back from the LLM's budget for cancelling its request and handing over the answer, so that the whole
@@ -73,8 +84,8 @@ class _Run:
     def envelope(self, answer: AttributedAnswer, deps: AnswerDeps, model: str, composing: float) -> AnswerEnvelope:
         """Closes the compose step (its time net of the tool steps inside it) and packs what `deps` gathered."""
         tool_ms = sum(deps.timings_ms.get(s, 0.0) for s in TOOL_STEPS)
-        deps.timings_ms["compose"] = round(max(0.0, (time.perf_counter() - composing) * 1000 - tool_ms), 1)
-        self.on_event(StepFinished(step="compose", detail=model, elapsed_ms=deps.timings_ms["compose"]))
+        deps.timings_ms[Step.COMPOSE] = round(max(0.0, (time.perf_counter() - composing) * 1000 - tool_ms), 1)
+        self.on_event(StepFinished(step=Step.COMPOSE, detail=model, elapsed_ms=deps.timings_ms[Step.COMPOSE]))
         deps.timings_ms["total"] = round((time.perf_counter() - self.started) * 1000, 1)
         return AnswerEnvelope(
             question=self.question, corpus=self.corpus, answer=answer, method=self.method,
@@ -84,13 +95,13 @@ class _Run:
         )
 
     async def extractive(self, deps: AnswerDeps) -> AnswerEnvelope:
-        self.on_event(StepStarted(step="compose", detail="composing the extractive answer"))
+        self.on_event(StepStarted(step=Step.COMPOSE, detail="composing the extractive answer"))
         composing = time.perf_counter()
         return self.envelope(await run_extractive(deps), deps, EXTRACTIVE, composing)
 
     async def llm(self, deps: AnswerDeps, choice: ModelChoice, fallback: AnswerEnvelope) -> AnswerEnvelope:
         """The LLM's answer with the extractive one attached, or the extractive one with a notice saying why."""
-        self.on_event(StepStarted(step="compose", detail=f"composing answer with {choice.name}"))
+        self.on_event(StepStarted(step=Step.COMPOSE, detail=f"composing answer with {choice.name}"))
         composing = time.perf_counter()
         model = choice.model or chat_model(deps.settings, choice.name)  # a new client: part of what the deadline covers
         budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S
@@ -101,7 +112,7 @@ class _Run:
         if answer is not None:
             return self.envelope(answer, deps, choice.name, composing).model_copy(
                 update={"llm_run": run, "extractive": fallback})
-        self.on_event(StepFinished(step="compose", detail=f"{choice.name} failed: {run.fallback}",
+        self.on_event(StepFinished(step=Step.COMPOSE, detail=f"{choice.name} failed: {run.fallback}",
                                    elapsed_ms=round((time.perf_counter() - composing) * 1000, 1)))
         notice = (f"The language model {choice.name!r} failed ({run.fallback}); "
                   "this is the extractive answer (verbatim sentences from the provisions).")

@@ -2,7 +2,7 @@
 its clauses) to any unit, read from the retriever's in-memory corpus stores.
 
 Optional by design: a retriever without corpus stores (a test fake, a remote method) says so
-(`Retriever.corpus_stores` gives None), and selection falls back to search rank and word overlap alone.
+(`KeepsCorpusStores.corpus_stores` gives None), and selection falls back to search rank and word overlap alone.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.deps import AnswerDeps
+from core.retrieval.base import KeepsCorpusStores
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
 
@@ -74,7 +75,8 @@ class Signals:
 def signals_for(deps: AnswerDeps) -> Signals | None:
     """The question's signals over the corpus, or None when the retriever keeps no corpus stores."""
     try:
-        stores = deps.retriever.corpus_stores(deps.corpus)
+        keeper: KeepsCorpusStores = deps.retriever
+        stores = keeper.corpus_stores(deps.corpus)
         if stores is None:
             return None
         texts = [deps.question, *clauses(deps.question)]

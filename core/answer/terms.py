@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from core.domain import normalize_text
 from core.lexical import tokenize
-from ingest.normalize import normalize_text
 
 # Words that ask rather than say: no provision contains them, so they would look like the rarest terms.
 _QUESTION_WORDS = frozenset(tokenize(

@@ -7,13 +7,14 @@ from pydantic_ai import RunContext
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
-from core.graph_queries import UnitRecord
+from core.domain import CITATION_EDGE_TYPES, EdgeType, Step
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
-from ingest.models import CITATION_EDGE_TYPES, EdgeType
+from core.stores.graph_reader import UNAVAILABLE
+from core.stores.queries import UnitRecord
 
 MAX_HOPS = 2
 NODE_CAP = 20
-GRAPH_DOWN = "Citation graph unavailable: answered without following citations."
+GRAPH_DOWN = UNAVAILABLE  # one wording for every fallback (core.stores.graph_reader)
 
 
 def _unit_of(hit: RetrievedUnit) -> UnitRecord:
@@ -52,7 +53,7 @@ def search_provisions(ctx: RunContext[AnswerDeps], query: str) -> str:
 
 
 def run_search(deps: AnswerDeps, query: str) -> str:
-    with deps.step("search", f"searching provisions: {query[:80]}") as outcome:
+    with deps.step(Step.SEARCH, f"searching provisions: {query[:80]}") as outcome:
         result = deps.retriever.retrieve(RetrievalRequest(question=query, corpus=deps.corpus, k=deps.search_k))
         for notice in result.degraded:
             deps.notice(notice)
@@ -90,7 +91,7 @@ def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | No
         deps.notice(GRAPH_DOWN)
         return "The citation graph is unavailable; answer from the search results."
     types = _checked_edge_types(edge_types)
-    with deps.step("expand", f"following citations from {len(known)} units") as outcome:
+    with deps.step(Step.EXPAND, f"following citations from {len(known)} units") as outcome:
         try:
             reached = deps.graph.expand(known, types, max(1, min(int(hops), MAX_HOPS)), NODE_CAP)
             units = deps.graph.fetch_units(r.unit_id for r in reached)
@@ -129,7 +130,7 @@ def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
         return f"{unit_id} was not returned by any tool; only returned units can be read."
     headings: list[UnitRecord] = []
     if deps.graph is not None:
-        with deps.step("read", f"reading {evidence.unit.label or unit_id}"):
+        with deps.step(Step.READ, f"reading {evidence.unit.label or unit_id}"):
             try:
                 headings = deps.graph.ancestors(unit_id)
             except Exception:  # noqa: BLE001
@@ -149,7 +150,7 @@ def current_version(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
     if deps.graph is None:
         deps.notice(GRAPH_DOWN)
         return "The citation graph is unavailable."
-    with deps.step("current_version", f"current law of {unit_id}") as outcome:
+    with deps.step(Step.CURRENT_VERSION, f"current law of {unit_id}") as outcome:
         try:
             law = deps.graph.current_law(unit_id)
             units = deps.graph.fetch_units(e.source for e in law.chain) if law is not None else {}

@@ -4,9 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.answer.deps import AnswerDeps
-from core.answer.models import AttributedAnswer, ChainEdge, RuleClaims
-from core.retrieval.base import PathEdge
-from ingest.models import EdgeType
+from core.answer.models import AttributedAnswer, RuleClaims
+from core.domain import Edge, EdgeType
 
 _EDGE_TYPES = {t.value for t in EdgeType}
 
@@ -14,7 +13,7 @@ _EDGE_TYPES = {t.value for t in EdgeType}
 @dataclass
 class Problems:
     unknown_ids: list[str] = field(default_factory=list)
-    bad_edges: list[ChainEdge] = field(default_factory=list)
+    bad_edges: list[Edge] = field(default_factory=list)
     empty_rules: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -42,19 +41,19 @@ class Problems:
         return out
 
 
-def _stored_direction(edge: ChainEdge, deps: AnswerDeps) -> ChainEdge:
+def _stored_direction(edge: Edge, deps: AnswerDeps) -> Edge:
     if (edge.target, edge.type, edge.source) in deps.ledger.edges and (edge.source, edge.type, edge.target) not in deps.ledger.edges:
-        return ChainEdge(source=edge.target, type=edge.type, target=edge.source)
+        return Edge(source=edge.target, type=edge.type, target=edge.source)
     return edge
 
 
-def _bad_edges(edges: list[ChainEdge], deps: AnswerDeps) -> list[ChainEdge]:
+def _bad_edges(edges: list[Edge], deps: AnswerDeps) -> list[Edge]:
     candidates = [e for e in edges if e.type in _EDGE_TYPES and e.source in deps.ledger and e.target in deps.ledger]
     unseen = [e for e in candidates if (e.source, e.type, e.target) not in deps.ledger.edges]
     confirmed: set[tuple[str, str, str]] = set()
     if unseen and deps.graph is not None:
         try:
-            confirmed = deps.graph.existing_edges([PathEdge(source=e.source, type=e.type, target=e.target) for e in unseen])
+            confirmed = deps.graph.existing_edges([Edge(source=e.source, type=e.type, target=e.target) for e in unseen])
         except Exception:  # noqa: BLE001 — an edge we cannot confirm is treated as not there
             confirmed = set()
     ok = {id(e) for e in candidates if (e.source, e.type, e.target) in deps.ledger.edges or (e.source, e.type, e.target) in confirmed}

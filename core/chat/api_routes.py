@@ -13,24 +13,24 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import Callable
 
 from chainlit.auth import get_current_user
 from chainlit.user import PersistedUser, User
 from fastapi import Depends, FastAPI, HTTPException
-from neo4j import Driver
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from core.answer.deps import open_stores
 from core.answer.models import AnswerEnvelope
-from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.answer.service import answer_question_async
+from core.answer.stores import open_stores
 from core.chat.evidence import answer_view
 from core.chat.share_routes import routes_first
-from core.chat.warmup import answerable_corpora
+from core.retrieval.base import DEFAULT_METHOD
 from core.retrieval.registry import RETRIEVERS
 from core.settings import Settings
 from core.sharing import create_link
+from core.stores.corpora import answerable_corpora
+from core.stores.graph_reader import reader_for
 
 ANONYMOUS = "anonymous"
 # Raw request cap, far above question_max_chars: longer bodies are refused before any work; shorter
@@ -65,14 +65,8 @@ def _method(requested: str) -> str:
     return requested
 
 
-def _driver_or_none(graph_driver: Callable[[], Driver]) -> Driver | None:
-    try:
-        return graph_driver()
-    except Exception:  # noqa: BLE001 — Neo4j down: the shared view is built from the envelope alone
-        return None
-
-
-def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, graph_driver: Callable[[], Driver]) -> None:
+def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) -> None:
+    graph = reader_for(settings)  # the chat's reader too: one driver, one behaviour when Neo4j is down
     gate = asyncio.Semaphore(CONCURRENT_ANSWERS)
 
     async def ask(body: AskRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> AskResponse:
@@ -82,7 +76,7 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, gr
             envelope = await answer_question_async(body.question, corpus, settings, method=method, stores=stores)
             permalink = None
             if body.share and envelope.error is None:
-                driver = await asyncio.to_thread(_driver_or_none, graph_driver)
+                driver = await asyncio.to_thread(graph.driver_or_none)  # None: the view is built from the envelope alone
                 view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
                 author = user.identifier if user else ANONYMOUS
                 permalink = f"/answers/{await create_link(engine, author, f'api-{uuid.uuid4()}', view)}"

@@ -7,8 +7,8 @@ from typing import Any
 from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider
 from pydantic import BaseModel, Field
 
+from core.domain import CITATION_EDGE_TYPES
 from core.retrieval.registry import DEFAULT_METHOD, RETRIEVERS
-from ingest.models import CITATION_EDGE_TYPES
 
 
 class RunOptions(BaseModel):

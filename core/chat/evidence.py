@@ -1,28 +1,15 @@
 """Turns an AnswerEnvelope into the AnswerView the chat shows: units, document titles, edges among the evidence."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from neo4j import Driver
 from neo4j.exceptions import DriverError, Neo4jError
 
 from core.answer.models import AnswerEnvelope
-from core.graph_queries import UnitRecord, fetch_units, neighbours
+from core.domain import CITATION_EDGE_TYPES, Edge
 from core.render.view import AnswerView, build_view
-from core.retrieval.base import PathEdge
-from ingest.models import CITATION_EDGE_TYPES
+from core.stores.queries import UnitRecord, document_titles, fetch_units, neighbours
 
 GRAPH_NODE_CAP = 40
-
-
-def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
-    ids = sorted({d for d in document_ids if d})
-    if not ids:
-        return {}
-    records, _, _ = driver.execute_query(
-        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
-    )
-    return {r["id"]: r["title"] or r["id"] for r in records}
 
 
 def graph_unit_ids(envelope: AnswerEnvelope, cap: int = GRAPH_NODE_CAP) -> list[str]:
@@ -39,7 +26,7 @@ def answer_view(driver: Driver | None, database: str, envelope: AnswerEnvelope) 
     ids = graph_unit_ids(envelope)
     units: dict[str, UnitRecord] = {}
     titles: dict[str, str] = {}
-    edges: list[PathEdge] = []
+    edges: list[Edge] = []
     if driver is not None:
         try:
             units = fetch_units(driver, database, ids)

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.answer.deps import Stores
 from core.answer.graph import GraphReader
-from core.graph_queries import Reached
-from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, Retriever
+from core.answer.stores import Stores
+from core.current_law import CurrentLaw
+from core.domain import Edge
+from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.stores import CorpusStores
+from core.stores.queries import Reached, UnitRecord
 
 
 class LimitedRetriever(Retriever):
     def __init__(self, inner: Retriever, k: int) -> None:
         self.inner = inner
-        self.name = getattr(inner, "name", "retriever")
+        self.name = inner.name
         self.k = k
 
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult:
@@ -30,8 +32,8 @@ class LimitedRetriever(Retriever):
 class LimitedGraph:
     """GraphReader that follows at most `max_hops` hops over the allowed edge types only.
 
-    Reads that do not walk edges pass straight through (`__getattr__`), so the reader's interface can grow
-    without this wrapper silently turning new methods into "graph unavailable".
+    Reads that do not walk edges pass straight through. Each is spelled out: `limited` types this wrapper as a
+    GraphReader, so a method added to the protocol and missing here is a type error, not a silent gap.
     """
 
     def __init__(self, inner: GraphReader, max_hops: int, edge_types: Iterable[str]) -> None:
@@ -49,14 +51,26 @@ class LimitedGraph:
             return []
         return self.inner.expand(seed_ids, types, hops, node_cap)
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         types = self._types(edge_types)
         return self.inner.edges_among(unit_ids, types) if types else []
 
-    def __getattr__(self, name: str):
-        return getattr(self.inner, name)
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        return self.inner.fetch_units(unit_ids)
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]:
+        return self.inner.ancestors(unit_id)
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return self.inner.children(unit_ids)
+
+    def current_law(self, unit_id: str) -> CurrentLaw | None:
+        return self.inner.current_law(unit_id)
+
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
+        return self.inner.existing_edges(edges)
 
 
 def limited(stores: Stores, k: int, max_hops: int, edge_types: Iterable[str]) -> Stores:
-    graph = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
+    graph: GraphReader | None = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
     return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice)

@@ -7,10 +7,10 @@ from collections.abc import Awaitable, Callable
 import chainlit as cl
 from neo4j import Driver
 
-from core.answer.deps import Stores, open_stores
+from core.answer.events import AnswerEvent, Finished, ProvisionalAnswer
 from core.answer.models import AnswerEnvelope
 from core.answer.service import stream_answer
-from core.answer.events import AnswerEvent, Finished, ProvisionalAnswer
+from core.answer.stores import Stores, open_stores
 from core.chat.answer_message import show_answer
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view

@@ -11,20 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.answer.events import AnswerEvent, PartialAnswer, StepFinished, StepStarted
+from core.domain import Step
 
-COMPOSE = "compose"
+COMPOSE = Step.COMPOSE
 ASKED_FOR_MORE = "asked the tools for more"
 
 
 @dataclass(frozen=True)
 class OpenStep:
-    step: str
+    step: Step
     detail: str = ""
 
 
 @dataclass(frozen=True)
 class CloseStep:
-    step: str
+    step: Step
     output: str = ""
     elapsed_ms: float | None = None  # None: the presenter's own clock since the step was shown
 
@@ -34,7 +35,7 @@ StepAction = OpenStep | CloseStep
 
 class StepOrder:
     def __init__(self) -> None:
-        self.running: list[str] = []  # tool steps shown and not yet finished
+        self.running: list[Step] = []  # tool steps shown and not yet finished
         self.compose_detail: str | None = None  # compose started and not finished
         self.compose_shown = False
 

@@ -9,14 +9,16 @@ from chainlit.utils import utc_now
 
 from core.answer.events import AnswerEvent, NoticeEvent, PartialAnswer
 from core.chat.step_order import CloseStep, OpenStep, StepAction, StepOrder
+from core.domain import Step
 from core.render.markdown import escape_markdown
 
 STEP_TITLES = {
-    "search": "Searching provisions",
-    "expand": "Following citations",
-    "read": "Reading a provision",
-    "current_version": "Checking the current version",
-    "compose": "Composing the answer",
+    Step.PREPARE: "Preparing the search",
+    Step.SEARCH: "Searching provisions",
+    Step.EXPAND: "Following citations",
+    Step.READ: "Reading a provision",
+    Step.CURRENT_VERSION: "Checking the current version",
+    Step.COMPOSE: "Composing the answer",
 }
 
 # How long a run may stay quiet, no tool running, before "Composing the answer" is shown: an LLM thinking
@@ -24,7 +26,7 @@ STEP_TITLES = {
 COMPOSE_IDLE_S = 0.4
 
 
-def step_title(step: str) -> str:
+def step_title(step: Step) -> str:
     return STEP_TITLES.get(step, step.replace("_", " ").capitalize())
 
 
@@ -44,7 +46,7 @@ class StepPresenter:
         current = cl.context.current_step
         self.parent_id = current.id if current else None
         self.answer: cl.Message | None = None
-        self.open: dict[str, list[cl.Step]] = {}
+        self.open: dict[Step, list[cl.Step]] = {}
         self.notices: list[str] = []
         self.prepare_started = 0.0
         self.order = StepOrder()
@@ -56,15 +58,15 @@ class StepPresenter:
 
     async def prepare(self, detail: str) -> None:
         """A step shown at once, before any work: the officer sees the run start while stores open."""
-        step = cl.Step(name="Preparing the search", type="tool", show_input=False, parent_id=self.parent_id)
+        step = cl.Step(name=step_title(Step.PREPARE), type="tool", show_input=False, parent_id=self.parent_id)
         step.input = detail
         step.start = utc_now()
-        self.open.setdefault("prepare", []).append(step)
+        self.open.setdefault(Step.PREPARE, []).append(step)
         self.prepare_started = time.perf_counter()
         await step.send()
 
     async def _close_prepare(self) -> None:
-        for step in self.open.pop("prepare", []):
+        for step in self.open.pop(Step.PREPARE, []):
             step.end = utc_now()
             step.output = f"ready · {(time.perf_counter() - self.prepare_started) * 1000:,.0f} ms"
             await step.update()
@@ -92,7 +94,7 @@ class StepPresenter:
             await (self._open(action) if isinstance(action, OpenStep) else self._close(action))
 
     async def _handle(self, event: AnswerEvent) -> None:
-        if "prepare" in self.open:
+        if Step.PREPARE in self.open:
             await self._close_prepare()
         await self._apply(self.order.feed(event))
         if isinstance(event, PartialAnswer) and event.text:

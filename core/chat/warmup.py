@@ -1,4 +1,4 @@
-"""Which corpora this process can answer, and loading their stores before the first user arrives.
+"""Loading every answerable corpus's stores before the first user arrives.
 
 A cold process spends ~10 s loading the embedding model, the BM25 index and the vectors on its first
 question; answering one throwaway question per corpus at start-up moves that cost out of a user's request.
@@ -8,19 +8,13 @@ from __future__ import annotations
 import logging
 import time
 
-from core.answer.service import DEFAULT_METHOD, answer_question_async
+from core.answer.service import answer_question_async
+from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
+from core.stores.corpora import answerable_corpora
 
 log = logging.getLogger("citewalk.warmup")
 WARMUP_QUESTION = "What does this regulation require?"
-
-
-def answerable_corpora(settings: Settings) -> list[str]:
-    """Corpora with a lexical index on disk: known without Neo4j, and never a path built from user input."""
-    root = settings.lexical_path
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if (p / "unit_ids.json").is_file())
 
 
 async def warm_up(settings: Settings, method: str = DEFAULT_METHOD) -> dict[str, float]:

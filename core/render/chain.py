@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from core.answer.models import ChainEdge
+from core.domain import Edge
 
 
 def edge_word(edge_type: str) -> str:
@@ -11,7 +11,7 @@ def edge_word(edge_type: str) -> str:
     return edge_type.lower().replace("_", " ")
 
 
-def chain_segments(chain: Sequence[ChainEdge], labels: Mapping[str, str]) -> list[list[str]]:
+def chain_segments(chain: Sequence[Edge], labels: Mapping[str, str]) -> list[list[str]]:
     """Consecutive edges that continue each other form one walk; a break starts a new one.
 
     Returned as alternating [label, word, label, word, label, …] lists so HTML and text renderers share it.
@@ -26,7 +26,7 @@ def chain_segments(chain: Sequence[ChainEdge], labels: Mapping[str, str]) -> lis
     return segments
 
 
-def chain_line(chain: Sequence[ChainEdge], labels: Mapping[str, str]) -> str:
+def chain_line(chain: Sequence[Edge], labels: Mapping[str, str]) -> str:
     return "; ".join(_join(segment) for segment in chain_segments(chain, labels))
 
 

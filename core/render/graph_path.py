@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from core.answer.models import ChainEdge
+from core.domain import Edge
 from core.render.view import AnswerView
 
 PATH_NODES = 12
@@ -30,7 +30,7 @@ def path_ids(view: AnswerView, cap: int = PATH_NODES) -> list[str]:
     return list(dict.fromkeys([*named, *walks]))[:cap]
 
 
-def _adjacency(edges: Iterable[ChainEdge], present: set[str]) -> dict[str, list[str]]:
+def _adjacency(edges: Iterable[Edge], present: set[str]) -> dict[str, list[str]]:
     adjacent: dict[str, list[str]] = {uid: [] for uid in present}
     for edge in edges:
         if edge.source in present and edge.target in present and edge.source != edge.target:
@@ -62,7 +62,7 @@ def _walk_to_seed(start: str, seeds: Sequence[str], adjacent: dict[str, list[str
     return []
 
 
-def path_layout(ids: Sequence[str], edges: Iterable[ChainEdge]) -> dict[str, tuple[int, int]]:
+def path_layout(ids: Sequence[str], edges: Iterable[Edge]) -> dict[str, tuple[int, int]]:
     """Columns by citation depth (a citing unit left of the unit it cites), rows within a column; pixel positions."""
     inside = [e for e in edges if e.source in ids and e.target in ids and e.source != e.target]
     level = _levels(ids, inside)
@@ -86,7 +86,7 @@ def _mean(values: list[int]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _levels(ids: Sequence[str], edges: list[ChainEdge]) -> dict[str, int]:
+def _levels(ids: Sequence[str], edges: list[Edge]) -> dict[str, int]:
     """Longest-path depth over the edges, skipping any edge that would close a cycle."""
     kept: dict[str, list[str]] = {uid: [] for uid in ids}
     for edge in edges:

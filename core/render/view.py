@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
-from core.answer.models import AnswerEnvelope, ChainEdge
-from core.graph_queries import UnitRecord
-from core.retrieval.base import PathEdge
+from core.answer.models import AnswerEnvelope
+from core.domain import Edge
+from core.stores.queries import UnitRecord
 
 
 class ClaimView(BaseModel):
@@ -45,10 +45,10 @@ class AnswerView(BaseModel):
     notices: list[str] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
     cards: list[RuleCardView] = Field(default_factory=list)
-    chain: list[ChainEdge] = Field(default_factory=list)
+    chain: list[Edge] = Field(default_factory=list)
     labels: dict[str, str] = Field(default_factory=dict, description="unit id → label, for the chain line")
     nodes: list[NodeView] = Field(default_factory=list)
-    edges: list[ChainEdge] = Field(default_factory=list)
+    edges: list[Edge] = Field(default_factory=list)
 
     @property
     def mode_line(self) -> str:
@@ -62,7 +62,7 @@ def build_view(
     envelope: AnswerEnvelope,
     units: Mapping[str, UnitRecord],
     document_titles: Mapping[str, str],
-    edges: Iterable[PathEdge | ChainEdge] = (),
+    edges: Iterable[Edge] = (),
 ) -> AnswerView:
     """Resolve ids to labels/text; the graph holds the evidence units plus every unit the answer names."""
     answer = envelope.answer
@@ -118,10 +118,10 @@ def _document_title(units: Mapping[str, UnitRecord], titles: Mapping[str, str], 
     return titles.get(unit.document_id, unit.document_id) if unit else ""
 
 
-def _unique_edges(edges: Iterable[PathEdge | ChainEdge], present: set[str]) -> list[ChainEdge]:
-    seen: dict[tuple[str, str, str], ChainEdge] = {}
+def _unique_edges(edges: Iterable[Edge], present: set[str]) -> list[Edge]:
+    seen: dict[tuple[str, str, str], Edge] = {}
     for edge in edges:
         key = (edge.source, edge.type, edge.target)
         if edge.source in present and edge.target in present and key not in seen:
-            seen[key] = ChainEdge(source=edge.source, type=edge.type, target=edge.target)
+            seen[key] = Edge(source=edge.source, type=edge.type, target=edge.target)
     return list(seen.values())

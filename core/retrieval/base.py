@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-if TYPE_CHECKING:
-    from core.retrieval.stores import CorpusStores
+from core.domain import Edge
+from core.retrieval.filters import Filters
+from core.retrieval.stores import CorpusStores
 
-
-class Filters(BaseModel):
-    document_ids: list[str] | None = None
-    unit_types: list[str] | None = None
-    include_repealed: bool = Field(default=False, description="repealed/expired units are excluded unless asked")
+# The method the chat, the API, the CLI and the benchmarks use unless told otherwise (a RETRIEVERS name). Here,
+# not in the registry, so that the answer service can name it without importing every retriever.
+DEFAULT_METHOD = "citewalk"
 
 
 class RetrievalRequest(BaseModel):
@@ -21,14 +20,6 @@ class RetrievalRequest(BaseModel):
     corpus: str
     k: int = 10
     filters: Filters = Field(default_factory=Filters)
-
-
-class PathEdge(BaseModel):
-    """One typed edge as stored in Neo4j (direction as stored)."""
-
-    source: str
-    type: str
-    target: str
 
 
 class Provenance(BaseModel):
@@ -39,7 +30,7 @@ class Provenance(BaseModel):
     score: float | None = None
     seed_id: str | None = None
     hops: int = 0
-    path: list[PathEdge] = Field(default_factory=list, description="edges from the seed to this unit")
+    path: list[Edge] = Field(default_factory=list, description="edges from the seed to this unit")
 
 
 class RetrievedUnit(BaseModel):
@@ -59,6 +50,15 @@ class RetrievalResult(BaseModel):
     hits: list[RetrievedUnit]
     timings_ms: dict[str, float] = Field(default_factory=dict)
     degraded: list[str] = Field(default_factory=list, description="visible notices, e.g. expansion skipped: Neo4j down")
+
+
+class KeepsCorpusStores(Protocol):
+    """A retriever whose ranking reads in-memory corpus stores; the answer's selection signals read the same ones.
+
+    Every Retriever is one (its `corpus_stores` is abstract); code that only needs the stores asks for this.
+    """
+
+    def corpus_stores(self, corpus: str) -> CorpusStores | None: ...
 
 
 class Retriever(ABC):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ingest.models import EdgeType
+from core.domain import EdgeType
 
 
 class RetrievalConfig(BaseSettings):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import time
 
-from core.retrieval.base import Filters, Provenance
+from core.retrieval.base import Provenance
+from core.retrieval.filters import Filters
 from core.retrieval.method import CorpusRetriever, ProvenanceMap, Ranked
 from core.retrieval.query import Query
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from core import graph_queries
-from core.graph_queries import Reached
-from core.retrieval.base import PathEdge, Provenance
+from core.domain import Edge, EdgeType
+from core.retrieval.base import Provenance
 from core.retrieval.query import Query
-from ingest.models import EdgeType
+from core.retrieval.stores import INACTIVE_STATUSES
+from core.stores import queries as graph_queries
+from core.stores.queries import Reached
 
 AMENDMENT_TYPES = frozenset({EdgeType.AMENDS, EdgeType.REPLACES})
 
@@ -38,7 +39,7 @@ def expand_groups(
 
 
 def neighbour_edges(query: Query, unit_ids: list[str], edge_types: list[EdgeType], limit_per_unit: int,
-                    within: list[str] | None = None) -> list[PathEdge]:
+                    within: list[str] | None = None) -> list[Edge]:
     started = time.perf_counter()
     edges, problem = query.stores.graph.call(
         lambda driver, database: graph_queries.neighbours(
@@ -72,8 +73,6 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
     if problem:
         query.degraded.append(problem)
     if superseded_only:
-        from core.retrieval.stores import INACTIVE_STATUSES
-
         units = query.stores.units
         chains = {uid: found for uid, found in chains.items()
                   if found[1] or (uid in units and units[uid].status in INACTIVE_STATUSES)}

@@ -7,8 +7,9 @@ from abc import abstractmethod
 from core.retrieval.base import Provenance, RetrievalRequest, RetrievalResult, Retriever
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.query import Query
+from core.retrieval.reload import open_stores
 from core.retrieval.results import build_result
-from core.retrieval.stores import CorpusStores, open_stores
+from core.retrieval.stores import CorpusStores
 from core.settings import Settings
 
 Ranked = list[tuple[str, float]]

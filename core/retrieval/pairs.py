@@ -2,15 +2,15 @@
 are relevant on their own — the shape of a cross-reference question."""
 from __future__ import annotations
 
-from core.retrieval.base import PathEdge, Provenance
+from core.domain import Edge, EdgeType
+from core.retrieval.base import Provenance
 from core.retrieval.expansion import neighbour_edges
 from core.retrieval.query import Query
-from ingest.models import EdgeType
 
 
 def lift_pairs(
     query: Query, pool: dict[str, float], seeds: list[str], edge_types: list[EdgeType], bonus: float,
-    limit_per_unit: int, provenance: dict[str, list[Provenance]], edges: list[PathEdge] | None = None,
+    limit_per_unit: int, provenance: dict[str, list[Provenance]], edges: list[Edge] | None = None,
 ) -> dict[str, float]:
     """A citation neighbour v of a seed u, relevant on its own (in the pool) and ranked below u, rises to
     min(s(u) − ε, s(v) + bonus·s(u)): it lands right under its seed. Seeds never move, so the flat top

@@ -3,15 +3,13 @@ containment) with decay δ (max over paths), every candidate scored under three 
 Reciprocal Rank MAX; authority tiers ≥ 2 multiplied by μ."""
 from __future__ import annotations
 
-
+from core.domain import EdgeType
 from core.retrieval.base import Provenance
 from core.retrieval.expansion import neighbour_edges, with_current_versions
 from core.retrieval.fusion import rrm, top_indices
 from core.retrieval.method import CorpusRetriever, ProvenanceMap, Ranked
 from core.retrieval.query import Query
 from core.retrieval.views import extract_anchor, view_scores
-from ingest.models import EdgeType
-
 
 # A decree article that SPECIFIES the act's delegation is where the delegated detail is written: the
 # authority discount would push down exactly the unit a question about that detail needs.

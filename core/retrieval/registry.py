@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.retrieval.base import Retriever
+from core.retrieval.base import DEFAULT_METHOD, Retriever
 from core.retrieval.bm25 import BM25Retriever
 from core.retrieval.citewalk import CitewalkRetriever
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.dense import DenseRetriever
-from core.retrieval.graph import GraphRetriever
 from core.retrieval.hybrid import HybridRetriever
 from core.retrieval.refwalk import RefWalkRetriever
+from core.retrieval.vihermes import ViHermesRetriever
 from core.settings import Settings
 
 Factory = Callable[[Settings, RetrievalConfig], Retriever]
@@ -19,14 +19,14 @@ RETRIEVERS: dict[str, Factory] = {
     "bm25": BM25Retriever,
     "dense": DenseRetriever,
     "hybrid": HybridRetriever,
-    "graph": GraphRetriever,
+    "graph": ViHermesRetriever,
     "refwalk": RefWalkRetriever,
     "citewalk": CitewalkRetriever,
     # Variants kept measurable: the default with anchor views, and with containment roll-up.
     "citewalk_views": lambda s, c: _named(CitewalkRetriever(s, c.model_copy(update={"views": True})), "citewalk_views"),
     "citewalk_rollup": lambda s, c: _named(CitewalkRetriever(s, c.model_copy(update={"rollup": True})), "citewalk_rollup"),
 }
-DEFAULT_METHOD = "citewalk"
+__all__ = ["DEFAULT_METHOD", "RETRIEVERS", "get_retriever"]
 
 
 def _named(retriever: Retriever, name: str) -> Retriever:

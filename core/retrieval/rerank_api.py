@@ -11,13 +11,14 @@ import time
 
 from pydantic import BaseModel, Field
 
-from core.retrieval.base import Filters, Provenance, RetrievalRequest, RetrievalResult
+from core.retrieval.base import Provenance, RetrievalRequest, RetrievalResult
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.expansion import neighbour_edges, with_current_versions
+from core.retrieval.filters import Filters
 from core.retrieval.pairs import lift_pairs
 from core.retrieval.query import Query
+from core.retrieval.reload import open_stores
 from core.retrieval.results import build_result
-from core.retrieval.stores import open_stores
 from core.settings import Settings, get_settings
 
 

@@ -1,4 +1,4 @@
-"""One set of open stores per corpus, reused across questions: warm latency is what users feel.
+"""A corpus's stores held in memory, and the scoring over them; core.retrieval.reload keeps one set per corpus.
 
 Vectors and unit metadata are held in memory (a corpus of ~15k windows is ~25 MB) so that any
 candidate — including one reached over the graph — can be scored against any query view without
@@ -6,68 +6,21 @@ another store round trip. Neo4j is used only for expansion and is allowed to be 
 """
 from __future__ import annotations
 
-import logging
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
 
 import numpy as np
-from neo4j import Driver
 
-from core.graph_queries import UnitRecord
-from core.lexical import LexicalIndex
-from core.retrieval.base import Filters
+from core.embeddings import get_embedder
+from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.filters import Filters
 from core.settings import Settings
+from core.stores import chroma_store
+from core.stores.graph_reader import Neo4jReader, reader_for
+from core.stores.queries import UnitRecord, unit_graph_info
 
-T = TypeVar("T")
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
-_RECONNECT_EVERY_S = 5.0
-
-
-class GraphAccess:
-    """A Neo4j driver that may be absent: calls return (value, None) or (fallback, reason), never raise.
-
-    The driver itself reconnects once the server is back; when the first connect failed we retry it
-    at most every few seconds so a dead server does not add a connect timeout to every question.
-    """
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.database = settings.neo4j_database
-        self._driver: Driver | None = None
-        self._last_try = 0.0
-        self._lock = threading.Lock()
-
-    def driver(self) -> Driver:
-        from core.stores.neo4j_store import GraphStoreError, connect
-
-        with self._lock:
-            if self._driver is not None:
-                return self._driver
-            if time.monotonic() - self._last_try < _RECONNECT_EVERY_S and self._last_try:
-                raise GraphStoreError("Neo4j was unreachable moments ago; retrying shortly")
-            self._last_try = time.monotonic()
-            self._driver = connect(self.settings, start_local=False)
-            return self._driver
-
-    def call(self, fn: Callable[[Driver, str], T], fallback: T) -> tuple[T, str | None]:
-        try:
-            return fn(self.driver(), self.database), None
-        except Exception as exc:  # any store failure degrades to the flat ranking
-            return fallback, f"graph expansion unavailable: {type(exc).__name__}: {str(exc)[:200]}"
-
-    @property
-    def connected(self) -> bool:
-        return self._driver is not None
-
-    def close(self) -> None:
-        if self._driver is not None:
-            self._driver.close()
-            self._driver = None
 
 
 @dataclass
@@ -78,7 +31,7 @@ class CorpusStores:
     lexical: LexicalIndex
     embedder: object
     collection: object
-    graph: GraphAccess
+    graph: Neo4jReader  # the process's shared reader: closing these stores leaves it open
     unit_ids: list[str]
     units: dict[str, UnitRecord]
     window_matrix: np.ndarray  # (windows, dim), normalised
@@ -90,10 +43,7 @@ class CorpusStores:
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
 
     @classmethod
-    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> "CorpusStores":
-        from core.embeddings import get_embedder
-        from core.stores import chroma_store
-
+    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
         config = config or RetrievalConfig()
         lexical = LexicalIndex.load(settings.lexical_path / corpus)
         collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
@@ -105,7 +55,7 @@ class CorpusStores:
             if uid and (uid not in units or meta.get("window", 0) == 0):
                 units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
                                         status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
-        graph = GraphAccess(settings)
+        graph = reader_for(settings)
         order, graph_info = _overlay_graph_info(graph, corpus, units)
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
@@ -174,8 +124,6 @@ class CorpusStores:
 
     def context_texts(self) -> list[str]:
         """Each unit's searchable text followed by the titles of up to `context_depth` ancestors, in unit order."""
-        from core.lexical import unit_search_text
-
         return [unit_search_text(self.units[uid].label, self.units[uid].title, self.units[uid].text) + "\n"
                 + self.heading_text(uid) for uid in self.unit_ids]
 
@@ -221,29 +169,17 @@ class CorpusStores:
             parent = info.parent_id
         return out[::-1]
 
-    def warm(self) -> "CorpusStores":
+    def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
         _ = self.context_lexical, self.adjacent, self.first_windows
         return self
 
-    def close(self) -> None:
-        self.graph.close()
 
-
-def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
+def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
     """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work.
     Returns each unit's document order (empty when Neo4j is down) and whether Neo4j answered."""
 
-    def load(driver: Driver, database: str) -> list[dict]:
-        records, _, _ = driver.execute_query(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
-            "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
-            "u.order AS order",
-            corpus=corpus, database_=database,
-        )
-        return [dict(r) for r in records]
-
-    rows, problem = graph.call(load, [])
+    rows, problem = graph.call(lambda driver, database: unit_graph_info(driver, database, corpus), [])
     order: dict[str, int] = {}
     for row in rows:
         info = units.get(row["id"])
@@ -258,70 +194,3 @@ def _overlay_graph_info(graph: GraphAccess, corpus: str, units: dict[str, UnitRe
         if row.get("order") is not None:
             order[row["id"]] = int(row["order"])
     return order, problem is None
-
-
-# After a re-ingest a running app swaps in fresh stores without a restart; the old set is closed only
-# after in-flight questions have had time to finish with it.
-RETIRE_AFTER_S = 120.0
-
-
-@dataclass
-class _Opened:
-    stores: CorpusStores
-    stamp: int | None
-    reloading: bool = False
-
-
-_OPEN: dict[tuple, _Opened] = {}
-log = logging.getLogger("citewalk.stores")
-_OPEN_LOCK = threading.Lock()
-
-
-def ingest_stamp(settings: Settings, corpus: str) -> int | None:
-    """When the corpus's last ingest finished: the lexical index's id list is the last file an ingest writes."""
-    try:
-        return (settings.lexical_path / corpus / "unit_ids.json").stat().st_mtime_ns
-    except OSError:
-        return None
-
-
-def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever.
-
-    A finished re-ingest (new ingest stamp), or Neo4j back after stores were opened without it, starts a
-    reload in the background; questions keep using the current stores until the new ones are ready, so
-    nobody waits the ~10 s a large corpus takes to open.
-    """
-    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
-    stamp = ingest_stamp(settings, corpus)
-    with _OPEN_LOCK:
-        opened = _OPEN.get(key)
-        if opened is None:
-            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp)
-        elif _stale(opened, stamp) and not opened.reloading:
-            opened.reloading = True
-            threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
-                             name=f"reload-{corpus}").start()
-        return opened.stores
-
-
-def _stale(opened: _Opened, stamp: int | None) -> bool:
-    # The graph driver exists only once a connect succeeded: cheap to check on every question.
-    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.connected)
-
-
-def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
-    try:
-        fresh = CorpusStores.open(settings, corpus, config).warm()
-    except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
-        log.warning("reloading %s failed (%s); still serving the previous stores", corpus, exc)
-        with _OPEN_LOCK:
-            _OPEN[key].reloading = False
-        return
-    with _OPEN_LOCK:
-        old = _OPEN[key].stores
-        _OPEN[key] = _Opened(fresh, stamp)
-    log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))
-    timer = threading.Timer(RETIRE_AFTER_S, old.close)
-    timer.daemon = True
-    timer.start()

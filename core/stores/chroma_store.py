@@ -3,10 +3,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from core.settings import Settings
+
+if TYPE_CHECKING:  # types only: chromadb itself is imported where a client is opened, as before
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
+    from chromadb.api.types import Metadata
 
 
 class VectorStoreError(RuntimeError):
@@ -23,7 +29,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def client(settings: Settings):
+def client(settings: Settings) -> ClientAPI:
     import chromadb
 
     try:
@@ -42,7 +48,7 @@ def client(settings: Settings):
         raise VectorStoreError(f"cannot open {where}: {exc}; {fix}") from exc
 
 
-def collection(chroma, corpus: str, create: bool = True):
+def collection(chroma: ClientAPI, corpus: str, create: bool = True) -> Collection:
     name = collection_name(corpus)
     if create:
         return chroma.get_or_create_collection(name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}})
@@ -52,24 +58,24 @@ def collection(chroma, corpus: str, create: bool = True):
 class ChromaUnitWriter:
     """Idempotent per-document upserts; only windows whose text changed are re-embedded."""
 
-    def __init__(self, chroma, corpus: str) -> None:
+    def __init__(self, chroma: ClientAPI, corpus: str) -> None:
         self.collection = collection(chroma, corpus)
 
     def existing(self, document_id: str) -> dict[str, str]:
         got = self.collection.get(where={"document_id": document_id}, include=["metadatas"])
-        return {vid: (meta or {}).get("text_hash", "") for vid, meta in zip(got["ids"], got["metadatas"])}
+        return {vid: str((meta or {}).get("text_hash", "")) for vid, meta in zip(got["ids"], got["metadatas"] or [])}
 
     def delete(self, ids: Sequence[str]) -> None:
         for start in range(0, len(ids), 5000):
             self.collection.delete(ids=list(ids[start : start + 5000]))
 
-    def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict], documents: list[str]) -> None:
+    def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict[str, Any]], documents: list[str]) -> None:
         batch = 2000
         for start in range(0, len(ids), batch):
             end = start + batch
             self.collection.upsert(
                 ids=ids[start:end],
                 embeddings=vectors[start:end].tolist(),
-                metadatas=metadatas[start:end],
+                metadatas=cast("list[Metadata]", metadatas[start:end]),
                 documents=documents[start:end],
             )

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
-from neo4j import Driver, GraphDatabase
+from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
-from core.settings import Settings
-from ingest.models import Document, Edge, EdgeType, ExternalRef, LegalUnit
+from core.domain import Document, Edge, EdgeType, ExternalRef, LegalUnit
+from core.settings import Settings, neo4j_connection
 
 
 class GraphStoreError(RuntimeError):
@@ -32,17 +33,18 @@ SCHEMA = (
 )
 
 
-# Serving processes (start_local=False) fail a query at once when Neo4j is down: every graph read there
+# Serving processes (serving=True) fail a query at once when Neo4j is down: every graph read there
 # degrades to "no expansion", and the driver's default 30 s of retries per query would hang each answer.
 SERVING_RETRY_S = 0.0
 
 
-def connect(settings: Settings, start_local: bool = True) -> Driver:
-    """A verified driver: NEO4J_URI when set, else the project's local server (started if asked)."""
-    from core.services.neo4j_server import connection_info, ensure_running
+def connect(settings: Settings, *, serving: bool = False) -> Driver:
+    """A verified driver: NEO4J_URI when set, else the project's local server on loopback.
 
-    conn = ensure_running(settings) if start_local else connection_info(settings)
-    retry = {} if start_local else {"max_transaction_retry_time": SERVING_RETRY_S}
+    It starts nothing: tools that want the local server up start it first (core.neo4j_local, `make neo4j`).
+    """
+    conn = neo4j_connection(settings)
+    retry: dict[str, Any] = {"max_transaction_retry_time": SERVING_RETRY_S} if serving else {}
     # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.
     driver = GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password), notifications_min_severity="OFF", **retry)
     try:
@@ -66,7 +68,7 @@ def ensure_schema(driver: Driver, database: str) -> None:
             session.run(statement).consume()
 
 
-def _unit_row(unit: LegalUnit) -> dict:
+def _unit_row(unit: LegalUnit) -> dict[str, Any]:
     return {
         "id": unit.id,
         "props": {
@@ -86,7 +88,7 @@ def _unit_row(unit: LegalUnit) -> dict:
     }
 
 
-def _edge_row(edge: Edge) -> dict:
+def _edge_row(edge: Edge) -> dict[str, Any]:
     return {
         "source": edge.source,
         "target": edge.target,
@@ -120,7 +122,7 @@ def write_document(
         session.execute_write(_write_document_tx, document, edges, externals, content_hash)
 
 
-def _write_document_tx(tx, document: Document, edges: list[Edge], externals: list[ExternalRef], content_hash: str) -> None:
+def _write_document_tx(tx: ManagedTransaction, document: Document, edges: list[Edge], externals: list[ExternalRef], content_hash: str) -> None:
     doc_id = document.id
     tx.run(
         "MERGE (d:Document {id: $id}) SET d.corpus = $corpus, d.title = $title, d.names = $names, "
@@ -148,7 +150,7 @@ def _write_document_tx(tx, document: Document, edges: list[Edge], externals: lis
         "UNWIND $ids AS id MERGE (t:Unit {id: id}) ON CREATE SET t.pending = true, t.corpus = $corpus",
         ids=sorted({e.target for e in edges if e.resolution != "external"}), corpus=document.corpus,
     ).consume()
-    by_type: dict[EdgeType, list[dict]] = defaultdict(list)
+    by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for edge in edges:
         by_type[edge.type].append(_edge_row(edge))
     for edge_type, rows in by_type.items():
@@ -163,58 +165,9 @@ def _write_document_tx(tx, document: Document, edges: list[Edge], externals: lis
         ).consume()
 
 
-def stored_hashes(driver: Driver, database: str, corpus: str) -> dict[str, str]:
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus
-        )
-        return {r["id"]: r["hash"] for r in result}
-
-
 def remove_stale_externals(driver: Driver, database: str, corpus: str) -> int:
     with driver.session(database=database) as session:
         record = session.run(
             "MATCH (e:External {corpus: $corpus}) WHERE NOT (e)--() DELETE e RETURN count(e) AS n", corpus=corpus
         ).single()
         return int(record["n"]) if record else 0
-
-
-def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: list[str]) -> dict[str, str]:
-    """Address keys of stored units outside this run, so citations into documents not re-read still resolve."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
-            "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
-            corpus=corpus, exclude=exclude_documents,
-        )
-        return {r["key"]: r["id"] for r in result}
-
-
-def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict]:
-    """All units of a corpus, as the lexical index and retrievers need them."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
-            "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
-            "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
-            corpus=corpus,
-        )
-        return [dict(r) for r in result]
-
-
-def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[str, int]]:
-    with driver.session(database=database) as session:
-        units = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        edges = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single()["n"]
-    return {"units": units, "edges": edges, "externals": {"External": externals}}

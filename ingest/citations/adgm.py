@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.domain import Document, LegalUnit, UnitType
 from ingest.citations import adgm_patterns as P
-from ingest.models import Document, LegalUnit, Mention, UnitType
+from ingest.models import Mention
 from ingest.parsers import adgm_ids as ids
 
 _MAX_RANGE = 60

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ingest.models import Document, LegalUnit, Mention
+from core.domain import Document, LegalUnit
+from ingest.models import Mention
 
 
 class CitationFinder(Protocol):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.models import EdgeType
+from core.domain import EdgeType
 
 # Cues are looked for in a short window before the citation (and, for passive forms, just after it):
 # the verb that governs a citation sits next to it in regulatory drafting.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations import eu_patterns as P
 from ingest.citations.base import CitationFinder
 from ingest.citations.eu_amendments import Amending, Instruction, quoted_spans, read_unit
@@ -24,7 +25,7 @@ from ingest.citations.eu_refs import (
     labels_of,
     point_alternatives,
 )
-from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
+from ingest.models import Mention
 from ingest.parsers.generic.eu import TRADITION
 from ingest.parsers.generic.keys import Segment, doc_key, path_of_key, unit_key
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.domain import EdgeType
 from ingest.citations import eu_patterns as P
 from ingest.citations.eu_refs import Act, act_from, article_items, labels_of, subs_path
-from ingest.models import EdgeType
 from ingest.parsers.generic.keys import Segment
+from ingest.parsers.generic.quotes import QuoteTracker
 
 # Depth of each location segment: a location part replaces the base from its own depth down.
 _DEPTH = {"annex": 0, "part": 1, "title": 1, "ch": 1, "sec": 1, "art": 2, "cl": 3, "pt": 4, "sp": 5}
@@ -206,8 +207,6 @@ def _inserted_label(kind: str, following: str) -> list[Segment]:
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the unit's quoted lines (see parsers/generic/quotes.py)."""
-    from ingest.parsers.generic.quotes import QuoteTracker
-
     tracker = QuoteTracker()
     spans: list[tuple[int, int]] = []
     offset = 0

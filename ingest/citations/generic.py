@@ -10,15 +10,16 @@ from the corpus gets keys no unit carries: it resolves to an External node, as i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
 
+from core.domain import Document, EdgeType, LegalUnit
 from ingest.citations import generic_patterns as P
 from ingest.citations.classify import classify_citation
+from ingest.citations.generic_ko import KoreanCitationFinder
 from ingest.citations.generic_ko_patterns import HANGUL
-from ingest.models import Document, EdgeType, LegalUnit, Mention
-from ingest.parsers.generic.vi_codification import PROVENANCE
+from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
+from ingest.models import Mention
 from ingest.parsers.generic.keys import (
     Segment,
     doc_key,
@@ -26,8 +27,8 @@ from ingest.parsers.generic.keys import (
     number_name_keys,
     path_of_key,
     title_name_key,
-    unit_key,
 )
+from ingest.parsers.generic.vi_codification import PROVENANCE
 
 _ANCHORS = ("art", "sec", "rule")  # segments a "this Article" / "제2항" is relative to
 _MAX_RANGE = 50  # "Articles 5 to 7" is expanded; "Articles 1 to 9000" is a typo or a misread
@@ -35,24 +36,14 @@ _RANGE_WORDS = ("to", "through", "-", "–", "đến", "부터", "내지", "～"
 _AMBIGUOUS_ROMAN = frozenset("ivx")  # "(i)" is a ninth letter or a first roman numeral
 
 
-@dataclass(frozen=True)
-class _Target:
-    """Where a reference points: a corpus document by slug, or an outside instrument by name key."""
-
-    slug: str | None
-    external: str | None = None
-    named: bool = False  # the citation named the document (so the document itself is an ancestor)
-    name: str | None = None  # what an External is called when the words alone are ambiguous
-
-
 @dataclass
 class _Context:
     """What relative references in one unit are relative to, and what was cited last."""
 
-    own: _Target
+    own: Target
     path: list[Segment]
     source: str | None = None  # in a codification: the act the unit's article was taken from
-    last_target: _Target | None = None
+    last_target: Target | None = None
     last_article: list[Segment] = field(default_factory=list)
     last_clause: list[Segment] = field(default_factory=list)
 
@@ -65,14 +56,7 @@ class _Context:
         return self.path[:cut] if cut else self.article()
 
 
-@dataclass(frozen=True)
-class _Ref:
-    target: _Target
-    paths: tuple[tuple[Segment, ...], ...]  # alternatives, most likely first
-
-
-_Handler = Callable[["GenericCitationFinder", re.Match[str], _Context], list[_Ref]]
-_T = TypeVar("_T")
+_Handler = Callable[["GenericCitationFinder", re.Match[str], _Context], list[Ref]]
 
 
 class GenericCitationFinder:
@@ -92,9 +76,6 @@ class GenericCitationFinder:
                 own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
                 self._paths[unit.id] = path_of_key(own) if own else []
             self._sources.update(_codified_sources(document))
-        # Imported here: the Korean grammar builds on this module's targets and keys.
-        from ingest.citations.generic_ko import KoreanCitationFinder
-
         self._korean = KoreanCitationFinder(documents, self._named)
 
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
@@ -103,11 +84,11 @@ class GenericCitationFinder:
         if path is None:
             own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
             path = path_of_key(own) if own else []
-        context = _Context(own=_Target(slug), path=path, source=self._sources.get(unit.id))
+        context = _Context(own=Target(slug), path=path, source=self._sources.get(unit.id))
         mentions: list[Mention] = []
-        for match, handler in _non_overlapping(unit.text):
+        for match, handler in non_overlapping(unit.text, _PATTERNS):
             for ref in handler(self, match, context):
-                keys = _keys(ref)
+                keys = ref_keys(ref)
                 if keys:
                     mentions.append(
                         Mention(source_id=unit.id, text=match.group(0).strip(), start=match.start(), end=match.end(), keys=keys,
@@ -123,7 +104,7 @@ class GenericCitationFinder:
 
     # Documents -----------------------------------------------------------------------------------
 
-    def _document(self, match: re.Match[str], context: _Context) -> _Target:
+    def _document(self, match: re.Match[str], context: _Context) -> Target:
         groups = match.groupdict()
         if groups.get("self"):
             return context.own
@@ -137,39 +118,39 @@ class GenericCitationFinder:
             return self._named([title_name_key(" ".join(title.split()))])
         return context.own
 
-    def _named(self, candidates: list[str]) -> _Target:
+    def _named(self, candidates: list[str]) -> Target:
         for key in candidates:
             slug = self._by_name.get(key)
             if slug is not None:
-                return _Target(slug, named=True)
-        return _Target(None, external=candidates[0], named=True)
+                return Target(slug, named=True)
+        return Target(None, external=candidates[0], named=True)
 
     # Handlers: one per pattern; each returns the references one match makes ----------------------
 
-    def _en_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _en_provision(self, match: re.Match[str], context: _Context) -> list[Ref]:
         target = self._document(match, context)
         segment = _segment_of(match.group("kind"))
         lead = [("cl", match.group("cl"))] if match.group("cl") else []
         lead += [("pt", match.group("pt"))] if match.group("pt") else []
         first = [[(segment, match.group("num")), *path] for path in _paren_paths(match.group("subs"), lead)]
-        refs = [_Ref(target, tuple(tuple(p) for p in first))]
+        refs = [Ref(target, tuple(tuple(p) for p in first))]
         if match.group("num2"):
             for num in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]:
                 subs = match.group("subs2") if num == match.group("num2") else ""
-                refs.append(_Ref(target, tuple(tuple([(segment, num), *p]) for p in _paren_paths(subs, []))))
+                refs.append(Ref(target, tuple(tuple([(segment, num), *p]) for p in _paren_paths(subs, []))))
         return self._remember(context, refs)
 
-    def _en_this(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _en_this(self, match: re.Match[str], context: _Context) -> list[Ref]:
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
-        return [_Ref(context.own, (tuple(context.article() + parts),))] if parts else []
+        return [Ref(context.own, (tuple(context.article() + parts),))] if parts else []
 
-    def _en_bare(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _en_bare(self, match: re.Match[str], context: _Context) -> list[Ref]:
         if match.group("cl"):
             paths = _paren_paths(match.group("subs"), [("cl", match.group("cl"))])
-            return [_Ref(context.own, tuple(tuple(context.article() + p) for p in paths))]
-        return [_Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt"))]),))]
+            return [Ref(context.own, tuple(tuple(context.article() + p) for p in paths))]
+        return [Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt"))]),))]
 
-    def _vi_provision(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _vi_provision(self, match: re.Match[str], context: _Context) -> list[Ref]:
         target = self._document(match, context)
         if match.group("self") and context.source:
             # In a codification "Điều 12 của Luật này" is the source act's Điều 12, wherever it is codified.
@@ -177,39 +158,39 @@ class GenericCitationFinder:
             target = replace(named, name=f"{match.group(0).strip()} ({context.source})")
         elif match.group("self"):
             # "Điều 68 của Luật này" names the citing document: it is the fallback when Điều 68 is not in it.
-            target = _Target(target.slug, named=True)
+            target = Target(target.slug, named=True)
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
-        refs = [_Ref(target, ((("art", match.group("num")), *parts),))]
+        refs = [Ref(target, ((("art", match.group("num")), *parts),))]
         if match.group("num2"):
-            refs += [_Ref(target, ((("art", n),),)) for n in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]]
+            refs += [Ref(target, ((("art", n),),)) for n in _range(match.group("num"), match.group("num2"), match.group("range"))[1:]]
         return self._remember(context, refs)
 
-    def _vi_codified(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _vi_codified(self, match: re.Match[str], context: _Context) -> list[Ref]:
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
-        return self._remember(context, [_Ref(context.own, ((("art", match.group("num")), *parts),))])
+        return self._remember(context, [Ref(context.own, ((("art", match.group("num")), *parts),))])
 
-    def _vi_this(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _vi_this(self, match: re.Match[str], context: _Context) -> list[Ref]:
         parts = [(k, match.group(k)) for k in ("cl", "pt") if match.group(k)]
-        return [_Ref(context.own, (tuple(context.article() + parts),))] if parts else []
+        return [Ref(context.own, (tuple(context.article() + parts),))] if parts else []
 
-    def _vi_bare(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _vi_bare(self, match: re.Match[str], context: _Context) -> list[Ref]:
         if match.group("pt_only"):
-            return [_Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt_only"))]),))]
+            return [Ref(context.own, (tuple(context.clause() + [("pt", match.group("pt_only"))]),))]
         base = context.clause() if match.group("thiscl") else context.article() + [("cl", match.group("cl"))]
         point = [("pt", match.group("pt"))] if match.group("pt") else []
-        return [_Ref(context.own, (tuple(base + point),))] if base + point else []
+        return [Ref(context.own, (tuple(base + point),))] if base + point else []
 
-    def _whole_act(self, match: re.Match[str], context: _Context) -> list[_Ref]:
+    def _whole_act(self, match: re.Match[str], context: _Context) -> list[Ref]:
         target = self._document(match, context)
         if target.slug is not None and target.slug == context.own.slug:
             return []  # the document's own number, in its header or a self-reference
         # One External per act however it is written: "Luật số 25/2008/QH12", "Directive 2014/65/EU".
         kind = " ".join(match.group("dtype").split())
         name = f"{kind[:1].upper()}{kind[1:]} {'số ' if match.re is P.VI_ACT else ''}{match.group('dnum')}"
-        return [_Ref(replace(target, name=None if target.slug else name), ((),))]
+        return [Ref(replace(target, name=None if target.slug else name), ((),))]
 
     @staticmethod
-    def _remember(context: _Context, refs: list[_Ref]) -> list[_Ref]:
+    def _remember(context: _Context, refs: list[Ref]) -> list[Ref]:
         # "같은 조 제2항" / "같은 법 제3조" point back at the last absolute reference.
         last = refs[-1]
         context.last_target = last.target
@@ -229,42 +210,6 @@ _PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (P.VI_ACT, GenericCitationFinder._whole_act),
     (P.EN_ACT, GenericCitationFinder._whole_act),
 )
-
-
-def _non_overlapping(text: str, patterns: tuple[tuple[re.Pattern[str], _T], ...] = _PATTERNS) -> Iterator[tuple[re.Match[str], _T]]:
-    """Every pattern's matches, earliest first; at one start the longest wins; overlaps are dropped."""
-    found = [
-        (match.start(), -match.end(), order, match, handler)
-        for order, (pattern, handler) in enumerate(patterns)
-        for match in pattern.finditer(text)
-        if match.end() > match.start()
-    ]
-    found.sort(key=lambda item: item[:3])
-    end = -1
-    for start, neg_end, _, match, handler in found:
-        if start >= end:
-            end = -neg_end
-            yield match, handler
-
-
-def _keys(ref: _Ref) -> list[str]:
-    if ref.paths == ((),):  # the whole instrument: its document, or the name no unit carries (→ External)
-        return [doc_key(ref.target.slug)] if ref.target.slug else [ref.target.external] if ref.target.external else []
-    if not ref.paths or not ref.paths[0]:
-        return []
-    if ref.target.slug is None:
-        # Outside the corpus: one key naming the provision; no unit carries it (→ External) unless the
-        # provision is codified here (a Pháp điển article carries its source's keys).
-        return [ref.target.external + ":" + ":".join(f"{k}:{v}" for k, v in ref.paths[0])] if ref.target.external else []
-    keys: list[str] = []
-    longest = max(len(p) for p in ref.paths)
-    for depth in range(longest, 0, -1):
-        for path in ref.paths:
-            if len(path) >= depth:
-                keys.append(unit_key(ref.target.slug, path[:depth]))
-    if ref.target.named:
-        keys.append(doc_key(ref.target.slug))
-    return list(dict.fromkeys(keys))
 
 
 def _paren_paths(subs: str | None, lead: list[Segment]) -> list[list[Segment]]:

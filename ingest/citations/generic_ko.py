@@ -22,9 +22,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations import generic_ko_patterns as P
-from ingest.citations.generic import _keys, _non_overlapping, _Ref, _Target
-from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
+from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
+from ingest.models import Mention
 from ingest.parsers.generic.keys import Segment, doc_key, title_name_key
 from ingest.parsers.generic.korean import tier_of
 
@@ -38,7 +39,7 @@ _LABELS = {"art": "제{}조", "cl": "제{}항", "pt": "제{}호", "sp": "{}목",
 
 @dataclass(frozen=True)
 class _Instrument:
-    target: _Target
+    target: Target
     name: str  # as a lawyer names it: "의료법", "의료법 시행령"
 
 
@@ -79,7 +80,7 @@ class _UnitState:
 
 
 class KoreanCitationFinder:
-    def __init__(self, documents: list[Document], named: Callable[[list[str]], _Target]) -> None:
+    def __init__(self, documents: list[Document], named: Callable[[list[str]], Target]) -> None:
         self._named = named
         self._states = {document.id: _document_state(document) for document in documents}
         # Address key → the authorities a provision delegates to ("대통령령", "보건복지부령").
@@ -91,11 +92,11 @@ class KoreanCitationFinder:
 
     def find(self, unit: LegalUnit, document: Document, slug: str, path: list[Segment]) -> list[Mention]:
         doc = self._states.get(document.id) or self._states.setdefault(document.id, _document_state(document))
-        doc.own = _Instrument(_Target(slug), doc.own.name)
+        doc.own = _Instrument(Target(slug), doc.own.name)
         state = _UnitState(doc, path, [(m.start(), " ".join(m.group("kname").split())) for m in _BRACKETED.finditer(unit.text)])
         intros = [(m.end(), " ".join((m.group("kname") or m.group("plain")).split())) for m in P.AMENDING_INTRO.finditer(unit.text)]
         cites: list[_Cite] = []
-        for match, kind in _non_overlapping(unit.text, _PATTERNS):
+        for match, kind in non_overlapping(unit.text, _PATTERNS):
             if match.start() == 0 and unit.type is UnitType.ARTICLE:
                 continue  # the article's own heading, "제1조(시행일)"
             previous = cites[-1] if cites else None
@@ -151,7 +152,7 @@ class KoreanCitationFinder:
             return False
         if not (P.OPENING.fullmatch(text, 0, cite.start) and P.IN_ACCORDANCE.match(text, cite.end)):
             return False
-        key = _keys(_Ref(cite.instrument.target, (cite.path,)))[0]
+        key = ref_keys(Ref(cite.instrument.target, (cite.path,)))[0]
         authorities = [a.strip() for a in self._delegating.get(key, "").split(",") if a.strip()]
         return any((a == "대통령령") == (tier == 2) for a in authorities)
 
@@ -232,7 +233,7 @@ _RELATIVE_TO = {"paragraph": ("art", "addenda"), "item": ("addenda", "art", "cl"
 
 def _document_state(document: Document) -> _DocumentState:
     own_name = document.units[0].label if document.units else document.title
-    return _DocumentState(_Instrument(_Target(None), own_name), _aliases(document, own_name))
+    return _DocumentState(_Instrument(Target(None), own_name), _aliases(document, own_name))
 
 
 def _aliases(document: Document, own_name: str) -> dict[str, str]:
@@ -298,7 +299,7 @@ def _action(instruction: re.Match[str] | None) -> str | None:
 
 def _mention(unit: LegalUnit, cite: _Cite) -> Mention:
     target = cite.instrument.target
-    keys = _keys(_Ref(target, (cite.path,)))
+    keys = ref_keys(Ref(target, (cite.path,)))
     text = unit.text[cite.start : cite.end]
     return Mention(
         source_id=unit.id, text=text.strip(), start=cite.start + len(text) - len(text.lstrip()), end=cite.end, keys=keys,

@@ -62,7 +62,7 @@ ANSWER = re.compile(
 )
 # What may open an article or paragraph before the citation that answers a delegation: its heading, ①.
 OPENING = re.compile(
-    rf"(?:제\s?\d{{1,4}}\s?조(?:의\s?\d{{1,3}})?\s?(?:\([^)\n]{{0,200}}\))?)?\s{{0,5}}[①-⑳]?\s{{0,3}}"
+    r"(?:제\s?\d{1,4}\s?조(?:의\s?\d{1,3})?\s?(?:\([^)\n]{0,200}\))?)?\s{0,5}[①-⑳]?\s{0,3}"
 )
 # "…에 따라" (pursuant to): the answering form; "…에 따른 위원회" only names a thing the act set up.
 IN_ACCORDANCE = re.compile(rf"\s{{0,2}}(?:{QUALIFIER}\s{{0,2}}){{0,2}}에\s?따라")

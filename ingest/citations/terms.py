@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ingest.models import Document, EdgeType, LegalUnit, Mention, UnitType
+from core.domain import Document, EdgeType, LegalUnit, UnitType
+from ingest.models import Mention
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _MAX_TERM_WORDS = 6

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from core.domain import Document, LegalUnit, UnitType, normalize_text
+from ingest.citations.adgm import AdgmCitationFinder
 from ingest.citations.base import CitationFinder
-from ingest.models import Document, LegalUnit, ParseFailure, UnitType
-from ingest.normalize import normalize_text
+from ingest.models import ParseFailure
 from ingest.parsers import adgm_ids as ids
 from ingest.parsers.base import CorpusParse
 
@@ -76,8 +77,6 @@ class AdgmFormat:
         return out
 
     def finder(self, documents: list[Document]) -> CitationFinder:
-        from ingest.citations.adgm import AdgmCitationFinder
-
         return AdgmCitationFinder(documents)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 KEY_PREFIX = "adgm"
 

@@ -6,8 +6,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from core.domain import Document
 from ingest.citations.base import CitationFinder
-from ingest.models import Document, ParseFailure
+from ingest.models import ParseFailure
 
 
 class CorpusParse(BaseModel):

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import yaml
 
+from core.domain import Document, LegalUnit, UnitType
 from ingest.citations.base import CitationFinder
 from ingest.citations.cfr import CfrCitationFinder
-from ingest.models import Document, LegalUnit, ParseFailure, UnitType
+from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.hipaa_definitions import Definition, looks_like_definitions, split_definitions
 from ingest.parsers.hipaa_markdown import Block, is_history, read_blocks

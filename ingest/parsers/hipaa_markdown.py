@@ -5,7 +5,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 # `[words](target)` → `words`. Bounded, non-nesting classes: a stray "[" cannot make this backtrack.
 _LINK = re.compile(r"\[([^\[\]\n]{0,400})\]\([^()\s]{0,400}\)")

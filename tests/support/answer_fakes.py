@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 
 from core import current_law
 from core.current_law import CurrentLaw
-from core.graph_queries import Reached, UnitRecord
+from core.domain import Edge
 from core.lexical import tokenize
-from core.retrieval.base import PathEdge, RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
+from core.retrieval.base import RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
+from core.stores.queries import Reached, UnitRecord
 
 UNITS = {
     "r1": UnitRecord(id="r1", label="MIR 3.8.1", title="Systems and controls", document_id="mir", type="rule",
@@ -26,9 +27,9 @@ UNITS = {
     "mir": UnitRecord(id="mir", label="MIR", title="Market Infrastructure Rules", document_id="mir", type="document"),
 }
 EDGES = [
-    PathEdge(source="r2", type="REFERENCES", target="r1"),
-    PathEdge(source="r1", type="DEFINES", target="d1"),
-    PathEdge(source="r2", type="DEFINES", target="d1"),
+    Edge(source="r2", type="REFERENCES", target="r1"),
+    Edge(source="r1", type="DEFINES", target="d1"),
+    Edge(source="r2", type="DEFINES", target="d1"),
 ]
 SEARCHABLE = ("r1", "r2", "r3", "d1")  # x9 is in the graph but never a search hit
 
@@ -59,7 +60,7 @@ class FakeRetriever(Retriever):
 
 @dataclass
 class FakeGraph:
-    edges: list[PathEdge] = field(default_factory=lambda: list(EDGES))
+    edges: list[Edge] = field(default_factory=lambda: list(EDGES))
     down: bool = False
 
     def _check(self) -> None:
@@ -85,7 +86,7 @@ class FakeGraph:
                     out.append(Reached(unit_id=other, seed_id=seed, hops=1, path=[edge]))
         return out[:node_cap]
 
-    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[PathEdge]:
+    def edges_among(self, unit_ids: list[str], edge_types: Iterable[str]) -> list[Edge]:
         self._check()
         inside, types = set(unit_ids), set(edge_types)
         return [e for e in self.edges if e.type in types and e.source in inside and e.target in inside]
@@ -108,7 +109,7 @@ class FakeGraph:
         unit = UNITS.get(unit_id)
         return None if unit is None else current_law.read(unit_id, unit.label, unit.status, {}, [])
 
-    def existing_edges(self, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+    def existing_edges(self, edges: list[Edge]) -> set[tuple[str, str, str]]:
         self._check()
         stored = {(e.source, e.type, e.target) for e in self.edges}
         return {(e.source, e.type, e.target) for e in edges

@@ -1,5 +1,5 @@
-"""The generic format: users' own regulations as text, Markdown, Word or PDF files."""
-from ingest.parsers.generic.format import GenericFormat, generic_formats
-from ingest.parsers.generic.structure import GENERIC_FORMAT_NAMES
+"""The generic format: users' own regulations as text, Markdown, Word or PDF files.
 
-__all__ = ["GENERIC_FORMAT_NAMES", "GenericFormat", "generic_formats"]
+No imports here: the format (format.py) and the citation finders import this package's modules, and an
+__init__ that imported the format back would close that circle.
+"""

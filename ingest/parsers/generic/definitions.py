@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 
 _LABEL = r"(?:\(\w{1,4}\)|\d{1,3}[.)])?"
 QUOTED_DEFINITION = re.compile(

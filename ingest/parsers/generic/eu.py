@@ -19,7 +19,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 from ingest.parsers.generic.grammars import ENGLISH, Grammar, Level, _line
 from ingest.parsers.generic.identity import Identity
 from ingest.parsers.generic.keys import doc_key, number_name_keys, title_name_key, unit_key

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.domain import Document
 from ingest.citations.base import CitationFinder
-from ingest.models import Document, ParseFailure
+from ingest.citations.eu import EuCitationFinder
+from ingest.citations.generic import GenericCitationFinder
+from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.generic.keys import slugify
 from ingest.parsers.generic.readers import SUPPORTED_EXTENSIONS, ReadError, collect_files, read_lines
@@ -39,12 +42,8 @@ class GenericFormat:
         return out
 
     def finder(self, documents: list[Document]) -> CitationFinder:
-        from ingest.citations.generic import GenericCitationFinder
-
         finder = GenericCitationFinder(documents)
         if any(d.units and d.units[0].metadata.get("tradition") == "eu" for d in documents):
-            from ingest.citations.eu import EuCitationFinder
-
             return EuCitationFinder(documents, fallback=finder)
         return finder
 

@@ -8,12 +8,11 @@ names its groups `num`, and optionally `title` and `rest`; quantifiers are bound
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from collections.abc import Callable
-
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 from ingest.parsers.generic import korean, vi_codification
 from ingest.parsers.generic.vi_codification import CODIFIED_ARTICLE
 

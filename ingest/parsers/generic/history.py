@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 
-from ingest.models import LegalUnit
+from core.domain import LegalUnit
 
 NOTE = re.compile(
     r"(?P<marker>F\d{1,4})\s{0,3}(?P<note>[^\n]{0,400}?\b(?P<action>substituted|inserted|omitted|repealed|revoked|added|deleted)\b[^\n]{0,600})"

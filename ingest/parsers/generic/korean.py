@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import re
 
+from core.domain import LegalUnit, UnitType
 from ingest.citations.generic_ko_patterns import DELEGATION
-from ingest.models import LegalUnit, UnitType
 
 _DATE = r"\d{4}\s?\.\s?\d{1,2}\s?\.\s?\d{1,2}\.?"
 _DATES = rf"{_DATE}(?:\s?,\s?{_DATE}){{0,60}}"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.normalize import normalize_text
+from core.domain import normalize_text
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = (*TEXT_EXTENSIONS, ".docx", ".pdf")

@@ -10,15 +10,22 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ingest.models import Document, LegalUnit, UnitType
-from ingest.parsers.generic import eu
+from core.domain import Document, LegalUnit, UnitType
+from ingest.parsers.generic import eu, vi_codification
 from ingest.parsers.generic.definitions import mark_definitions
 from ingest.parsers.generic.grammars import (
-    BRANCH, ENGLISH, GRAMMARS, HANGUL_ITEMS, Grammar, Level, Scope, circled_number, render_label,
+    BRANCH,
+    ENGLISH,
+    GRAMMARS,
+    HANGUL_ITEMS,
+    Grammar,
+    Level,
+    Scope,
+    circled_number,
+    render_label,
 )
 from ingest.parsers.generic.history import attach_notes, split_notes
 from ingest.parsers.generic.identity import Identity, dates_from_front, identify
-from ingest.parsers.generic import vi_codification
 from ingest.parsers.generic.keys import Segment, doc_key, title_name_key, unit_key
 from ingest.parsers.generic.quotes import QuoteTracker
 from ingest.parsers.generic.readers import Line, front_matter

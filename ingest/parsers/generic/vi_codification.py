@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ingest.models import LegalUnit, UnitType
+from core.domain import LegalUnit, UnitType
 from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, path_of_key
 
 # "2.2.TT.4.1", "39.16.LQ.23", "2.2.LQ.7c": topic.subtopic.type-code.document[.article] (a Luật's

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from core.services import neo4j_server as ns
-from core.settings import Settings
+from core import neo4j_local
+from core.neo4j_local import config, process
+from core.settings import Neo4jConnection, Settings, neo4j_connection
 
 pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="Neo4j needs Java 17+ on PATH")
 
@@ -27,7 +28,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _query(conn: ns.Neo4jConnection, cypher: str, **params: object) -> list[dict]:
+def _query(conn: Neo4jConnection, cypher: str, **params: object) -> list[dict]:
     with GraphDatabase.driver(conn.uri, auth=(conn.user, conn.password)) as driver:
         records, _, _ = driver.execute_query(cypher, params, database_=conn.database)
         return [r.data() for r in records]
@@ -47,55 +48,55 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def server(settings: Settings) -> Iterator[ns.Neo4jConnection]:
-    ns.install(settings)
+def server(settings: Settings) -> Iterator[Neo4jConnection]:
+    neo4j_local.install(settings)
     started = time.monotonic()
-    conn = ns.ensure_running(settings)
-    pid = ns.running_pid(settings)
+    conn = neo4j_local.ensure_running(settings)
+    pid = neo4j_local.running_pid(settings)
     assert pid is not None
-    print(f"\n[neo4j] first start to Bolt: {time.monotonic() - started:.1f} s, RSS {ns.rss_bytes(pid) / 2**20:.0f} MiB")
+    print(f"\n[neo4j] first start to Bolt: {time.monotonic() - started:.1f} s, RSS {neo4j_local.rss_bytes(pid) / 2**20:.0f} MiB")
     yield conn
-    ns.stop(settings)
+    neo4j_local.stop(settings)
 
 
-def test_cypher_round_trip(server: ns.Neo4jConnection, settings: Settings) -> None:
+def test_cypher_round_trip(server: Neo4jConnection, settings: Settings) -> None:
     rows = _query(server, "CREATE (n:Probe {name: $name}) RETURN n.name AS name", name="round-trip")
     assert rows == [{"name": "round-trip"}]
     assert server.uri == f"bolt://127.0.0.1:{settings.neo4j_bolt_port}"
 
 
-def test_password_file_is_private_and_used(server: ns.Neo4jConnection, settings: Settings) -> None:
+def test_password_file_is_private_and_used(server: Neo4jConnection, settings: Settings) -> None:
     path = settings.neo4j_data / "password"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert path.read_text().strip() == server.password
-    assert ns.connection_info(settings) == server
+    assert neo4j_connection(settings) == server
 
 
-def test_listens_on_loopback_only(server: ns.Neo4jConnection, settings: Settings) -> None:
+def test_listens_on_loopback_only(server: Neo4jConnection, settings: Settings) -> None:
     conf = (settings.neo4j_data / "conf" / "neo4j.conf").read_text()
     assert f"server.bolt.listen_address=127.0.0.1:{settings.neo4j_bolt_port}" in conf
     assert "server.http.enabled=false" in conf
 
 
-def test_start_again_is_a_no_op(server: ns.Neo4jConnection, settings: Settings) -> None:
-    pid = ns.running_pid(settings)
-    assert ns.start(settings) == server
-    assert ns.running_pid(settings) == pid
+def test_start_again_is_a_no_op(server: Neo4jConnection, settings: Settings) -> None:
+    pid = neo4j_local.running_pid(settings)
+    assert neo4j_local.start(settings) == server
+    assert neo4j_local.running_pid(settings) == pid
 
 
-def test_restart_keeps_data(server: ns.Neo4jConnection, settings: Settings) -> None:
+def test_restart_keeps_data(server: Neo4jConnection, settings: Settings) -> None:
     _query(server, "CREATE (:Probe {name: 'survivor'})")
-    old_pid = ns.running_pid(settings)
+    old_pid = neo4j_local.running_pid(settings)
 
-    assert ns.stop(settings) is True
-    assert ns.running_pid(settings) is None
-    assert old_pid is not None and not ns._alive(old_pid)
-    assert not (settings.neo4j_data / "run" / ns.PID_FILE).exists()
-    assert ns._port_free(settings.neo4j_bolt_port)
-    assert ns.stop(settings) is False  # idempotent
+    assert neo4j_local.stop(settings) is True
+    assert neo4j_local.running_pid(settings) is None
+    assert old_pid is not None and not process._alive(old_pid)
+    assert not (settings.neo4j_data / "run" / process.PID_FILE).exists()
+    assert process._port_free(settings.neo4j_bolt_port)
+    assert neo4j_local.stop(settings) is False  # idempotent
 
     started = time.monotonic()
-    conn = ns.start(settings)
+    conn = neo4j_local.start(settings)
     print(f"\n[neo4j] restart to Bolt: {time.monotonic() - started:.1f} s")
     assert conn == server
     rows = _query(conn, "MATCH (n:Probe {name: 'survivor'}) RETURN count(n) AS c")
@@ -108,22 +109,22 @@ def test_port_taken_names_the_setting(tmp_path: Path) -> None:
         squatter.listen()
         port = squatter.getsockname()[1]
         s = Settings(data_dir=tmp_path, neo4j_bolt_port=port, neo4j_uri=None)
-        with pytest.raises(ns.Neo4jServerError, match="CITEWALK_NEO4J_BOLT_PORT"):
-            ns.start(s)
+        with pytest.raises(neo4j_local.Neo4jServerError, match="CITEWALK_NEO4J_BOLT_PORT"):
+            neo4j_local.start(s)
 
 
 def test_external_uri_starts_nothing(tmp_path: Path) -> None:
     s = Settings(data_dir=tmp_path, neo4j_uri="bolt://db.example:7687", neo4j_password="secret")
-    conn = ns.ensure_running(s)
+    conn = neo4j_local.ensure_running(s)
     assert (conn.uri, conn.password) == ("bolt://db.example:7687", "secret")
-    assert ns.stop(s) is False
+    assert neo4j_local.stop(s) is False
     assert not (tmp_path / "neo4j").exists()
 
 
 def test_initial_password_starting_with_a_dash_is_not_an_option(tmp_path: Path) -> None:
     # neo4j-admin once read a generated "-…" password as a flag and printed its usage instead of setting it.
     s = Settings(data_dir=tmp_path, neo4j_uri=None, neo4j_password=None)
-    ns.write_conf(s)
-    ns._set_initial_password(s, "-looks-like-a-flag-1")
+    config.write_conf(s)
+    config._set_initial_password(s, "-looks-like-a-flag-1")
     assert (tmp_path / "neo4j" / "data" / "dbms" / "auth.ini").is_file()
-    assert all(not ns._new_password_file(s).startswith("-") for _ in range(64))
+    assert all(not config._new_password_file(s).startswith("-") for _ in range(64))

@@ -1,4 +1,4 @@
-"""Text clean-up applied before citation finding and lexical indexing."""
+"""Text clean-up applied before citation finding and lexical indexing (and to questions, the same way)."""
 from __future__ import annotations
 
 import re

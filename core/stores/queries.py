@@ -1,4 +1,6 @@
-"""Read-side Cypher shared by retrieval, the agent's tools and the answer validator.
+"""All read-side Cypher: retrieval, the agent's tools, the answer validator, the chat's views, the ingest's
+look-ups of what is stored, and the benchmarks' gold and graph loads. (The ingest's writes stay with the one
+writer, core.stores.neo4j_store.)
 
 All values are parameters. Relationship types cannot be: they are spliced into typed patterns
 (`[r:REFERENCES|CONTAINS]`) only after `checked_types` turned them into EdgeType names, so a hub's
@@ -9,14 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from neo4j import Driver, RoutingControl
+from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
 from core.current_law import NEW_TEXT, CurrentLaw, Incoming, amending_date, read
-from core.retrieval.base import PathEdge
-from ingest.models import CITATION_EDGE_TYPES, EdgeType
+from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
 
 Direction = Literal["out", "in", "both"]
 PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
@@ -43,7 +44,7 @@ class Reached(BaseModel):
     unit_id: str
     seed_id: str
     hops: int
-    path: list[PathEdge] = Field(default_factory=list)
+    path: list[Edge] = Field(default_factory=list)
 
 
 def checked_types(edge_types: Iterable[str]) -> list[str]:
@@ -56,7 +57,7 @@ def _pattern(types: list[str], direction: Direction) -> str:
     return PATTERNS[direction].format(types="|".join(EdgeType(t).value for t in types))
 
 
-def _record(row) -> UnitRecord:
+def _record(row: Record | dict[str, Any]) -> UnitRecord:
     data = {k: v for k, v in dict(row).items() if v is not None}
     return UnitRecord(**data)
 
@@ -75,7 +76,7 @@ def fetch_units(driver: Driver, database: str, unit_ids: Iterable[str]) -> dict[
 def neighbours(
     driver: Driver, database: str, unit_ids: list[str], edge_types: Iterable[str], direction: Direction = "both",
     limit_per_unit: int = 50, within: list[str] | None = None,
-) -> list[PathEdge]:
+) -> list[Edge]:
     """One hop over the given edge types; edges returned as stored (source cites target).
 
     `within` keeps only neighbours among those ids (e.g. a candidate pool): filtering before the
@@ -91,7 +92,7 @@ def neighbours(
         "RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
         ids=unit_ids, limit=limit_per_unit, within=within, database_=database, routing_=RoutingControl.READ,
     )
-    return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+    return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
 
 def _expand_query(types: list[str], hops: int, direction: Direction) -> str:
@@ -133,7 +134,7 @@ def expand(
     types = checked_types(edge_types)
     hops, cap, limit = max(0, int(max_hops)), int(node_cap), int(limit_per_unit)
     seeds = list(dict.fromkeys(seed_ids))
-    front: list[dict] = [{"id": s, "seed": s, "path": []} for s in seeds]
+    front: list[dict[str, Any]] = [{"id": s, "seed": s, "path": []} for s in seeds]
     seen: list[str] = list(seeds)
     reached: list[Reached] = []
     walked = 0
@@ -145,7 +146,7 @@ def expand(
         )
         row = records[0]
         for item in row["reached"]:
-            path = [PathEdge(source=a, type=t, target=b) for a, t, b in item["path"]]
+            path = [Edge(source=a, type=t, target=b) for a, t, b in item["path"]]
             reached.append(Reached(unit_id=item["id"], seed_id=item["seed"], hops=len(path), path=path))
             seen.append(item["id"])
         front = row["front"]
@@ -187,7 +188,7 @@ _GIVES_TEXT = ("all(r IN relationships(p) WHERE r.action IS NULL OR (r.action IN
                "coalesce(r.resolution, 'exact') = 'exact' AND startNode(r).document_id <> endNode(r).document_id))")
 
 
-def current_version(driver: Driver, database: str, unit_id: str) -> list[PathEdge]:
+def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
     """The amendment chain that gives a unit its newest text, oldest first (empty when it is current)."""
     records, _, _ = driver.execute_query(
         "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WHERE " + _GIVES_TEXT + " "
@@ -195,7 +196,7 @@ def current_version(driver: Driver, database: str, unit_id: str) -> list[PathEdg
         "UNWIND relationships(p) AS r RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
         id=unit_id, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
     )
-    return [PathEdge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+    return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
 
 
 def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | None:
@@ -227,7 +228,7 @@ def _metadata(stored: str | None) -> dict[str, str]:
     return data if isinstance(data, dict) else {}
 
 
-def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[tuple[str, str, str]]:
+def existing_edges(driver: Driver, database: str, edges: list[Edge]) -> set[tuple[str, str, str]]:
     """Which of these (source, type, target) triples exist in the graph, in either stored direction."""
     if not edges:
         return set()
@@ -241,7 +242,7 @@ def existing_edges(driver: Driver, database: str, edges: list[PathEdge]) -> set[
 
 
 def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops: int = 10
-                    ) -> dict[str, tuple[list[PathEdge], bool]]:
+                    ) -> dict[str, tuple[list[Edge], bool]]:
     """For each unit given new words over AMENDS/REPLACES, the longest chain to its latest version (oldest
     first), and whether the grammar typed that chain's first instruction (replaced / inserted)."""
     if not unit_ids:
@@ -255,5 +256,105 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
         "relationships(p)[0].action IS NOT NULL AS typed",
         ids=unit_ids, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
     )
-    return {r["uid"]: ([PathEdge(source=s, type=t, target=e) for s, t, e in r["edges"]], bool(r["typed"]))
+    return {r["uid"]: ([Edge(source=s, type=t, target=e) for s, t, e in r["edges"]], bool(r["typed"]))
             for r in records}
+
+
+def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
+    """What the in-memory corpus stores take from the graph: labels, headings, parents, tiers, order, text."""
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
+        "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
+        "u.order AS order",
+        corpus=corpus, database_=database,
+    )
+    return [dict(r) for r in records]
+
+
+def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
+    ids = sorted({d for d in document_ids if d})
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
+    )
+    return {r["id"]: r["title"] or r["id"] for r in records}
+
+
+def label_members(driver: Driver, database: str, corpus: str, labels: Iterable[str]) -> dict[str, str]:
+    """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query."""
+    records, _, _ = driver.execute_query(
+        "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "
+        "MATCH (u)-[:CONTAINS*0..12]->(d:Unit) RETURN DISTINCT d.id AS id, label",
+        labels=sorted(labels), corpus=corpus, database_=database,
+    )
+    return {r["id"]: r["label"] for r in records}
+
+
+def corpus_unit_records(driver: Driver, database: str, corpus: str) -> dict[str, UnitRecord]:
+    """Every stored (not pending) unit of a corpus."""
+    rows, _, _ = driver.execute_query(
+        f"MATCH (u:Unit {{corpus: $corpus}}) WHERE u.pending IS NULL RETURN {UNIT_FIELDS}",
+        corpus=corpus, database_=database,
+    )
+    return {r["id"]: UnitRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in rows}
+
+
+def corpus_edges(driver: Driver, database: str, corpus: str, edge_types: Iterable[str]) -> list[dict[str, Any]]:
+    """Edges of these types between two stored units of the corpus (no self-edges), with citation and offset."""
+    rows, _, _ = driver.execute_query(
+        "MATCH (s:Unit {corpus: $corpus})-[r]->(t:Unit {corpus: $corpus}) "
+        "WHERE type(r) IN $types AND s.pending IS NULL AND t.pending IS NULL AND s.id <> t.id "
+        "RETURN s.id AS source, type(r) AS type, t.id AS target, r.citation AS citation, r.start AS start",
+        corpus=corpus, types=checked_types(edge_types), database_=database,
+    )
+    return [dict(r) for r in rows]
+
+
+def stored_hashes(driver: Driver, database: str, corpus: str) -> dict[str, str]:
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus
+        )
+        return {r["id"]: r["hash"] for r in result}
+
+
+def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: list[str]) -> dict[str, str]:
+    """Address keys of stored units outside this run, so citations into documents not re-read still resolve."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
+            "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
+            corpus=corpus, exclude=exclude_documents,
+        )
+        return {r["key"]: r["id"] for r in result}
+
+
+def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
+    """All units of a corpus, as the lexical index and retrievers need them."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
+            "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
+            "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
+            corpus=corpus,
+        )
+        return [dict(r) for r in result]
+
+
+def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[str, int]]:
+    with driver.session(database=database) as session:
+        units = {
+            r["type"]: r["n"]
+            for r in session.run(
+                "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n", corpus=corpus
+            )
+        }
+        edges = {
+            r["type"]: r["n"]
+            for r in session.run(
+                "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
+            )
+        }
+        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
+    return {"units": units, "edges": edges, "externals": {"External": externals}}

@@ -1,0 +1,40 @@
+"""What a run reads from, opened once per process: the retriever (models and indexes are the slow part) and
+the graph over the process's one Neo4j reader."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.answer.graph import GraphReader, Neo4jGraph
+from core.retrieval import registry
+from core.retrieval.base import Retriever
+from core.settings import Settings
+from core.stores.graph_reader import UNAVAILABLE, reader_for
+
+_RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
+
+
+def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
+    """One retriever per (method, corpus, stores) for the process: loading models and indexes is the slow part."""
+    key = (method, corpus, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
+    if key not in _RETRIEVERS:
+        _RETRIEVERS[key] = registry.get_retriever(method, settings)
+    return _RETRIEVERS[key]
+
+
+@dataclass
+class Stores:
+    """What a run reads from; `graph_notice` says why the graph is missing when it is."""
+
+    retriever: Retriever
+    graph: GraphReader | None
+    graph_notice: str | None = None
+
+
+def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
+    """The retriever and the graph; Neo4j down gives graph=None and a notice (answers go on without expansion)."""
+    retriever = make_retriever(settings, corpus, method)
+    reader = reader_for(settings)
+    driver = reader.driver_or_none()
+    if driver is None:
+        return Stores(retriever, None, UNAVAILABLE)
+    return Stores(retriever, Neo4jGraph(driver, reader.database))

@@ -1,0 +1,77 @@
+"""One set of open corpus stores per corpus for the process, reused across questions (warm latency is what users
+feel), and swapped for fresh ones in the background after a re-ingest or once Neo4j is back."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+from core.retrieval.config import RetrievalConfig
+from core.retrieval.stores import CorpusStores
+from core.settings import Settings
+
+# After a re-ingest a running app swaps in fresh stores without a restart; in-flight questions finish with
+# the old set, which holds nothing to close (the graph driver is the process's) and goes when unreferenced.
+
+
+@dataclass
+class _Opened:
+    stores: CorpusStores
+    stamp: int | None
+    opened_at: float  # monotonic, taken before opening: a graph read answered after it is news
+    reloading: bool = False
+
+
+_OPEN: dict[tuple, _Opened] = {}
+log = logging.getLogger("citewalk.stores")
+_OPEN_LOCK = threading.Lock()
+
+
+def ingest_stamp(settings: Settings, corpus: str) -> int | None:
+    """When the corpus's last ingest finished: the lexical index's id list is the last file an ingest writes."""
+    try:
+        return (settings.lexical_path / corpus / "unit_ids.json").stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever.
+
+    A finished re-ingest (new ingest stamp), or Neo4j back after stores were opened without it, starts a
+    reload in the background; questions keep using the current stores until the new ones are ready, so
+    nobody waits the ~10 s a large corpus takes to open.
+    """
+    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    stamp = ingest_stamp(settings, corpus)
+    with _OPEN_LOCK:
+        opened = _OPEN.get(key)
+        if opened is None:
+            started = time.monotonic()
+            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp, started)
+        elif _stale(opened, stamp) and not opened.reloading:
+            opened.reloading = True
+            threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
+                             name=f"reload-{corpus}").start()
+        return opened.stores
+
+
+def _stale(opened: _Opened, stamp: int | None) -> bool:
+    # The reader is shared by the process: any read it answered since these stores were opened without Neo4j
+    # (a question's expansion, another corpus) means Neo4j is back. Cheap to check on every question.
+    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_since(opened.opened_at))
+
+
+def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
+    started = time.monotonic()
+    try:
+        fresh = CorpusStores.open(settings, corpus, config).warm()
+    except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
+        log.warning("reloading %s failed (%s); still serving the previous stores", corpus, exc)
+        with _OPEN_LOCK:
+            _OPEN[key].reloading = False
+        return
+    with _OPEN_LOCK:
+        _OPEN[key] = _Opened(fresh, stamp, started)
+    log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))

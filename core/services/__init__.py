@@ -1,1 +1,0 @@
-"""Local services Citewalk runs for itself (a Neo4j server on loopback)."""
