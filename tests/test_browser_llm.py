@@ -63,8 +63,11 @@ def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
         page.get_by_text("Composed by stub-model").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         assert page.get_by_text("LLM answer").count() == 1
         assert page.get_by_text("Extractive answer").count() >= 2  # one per question
-        extractive_y = page.get_by_text("Extractive answer").last.bounding_box()["y"]
-        llm_y = page.get_by_text("LLM answer").first.bounding_box()["y"]
+        # Only shown labels have a box: a label can also sit in a collapsed step while the answer streams.
+        extractive_box = page.get_by_text("Extractive answer").filter(visible=True).last.bounding_box()
+        llm_box = page.get_by_text("LLM answer").filter(visible=True).first.bounding_box()
+        assert extractive_box is not None and llm_box is not None, "both labels are shown"
+        extractive_y, llm_y = extractive_box["y"], llm_box["y"]
         assert extractive_y < llm_y, "the extractive answer came first and stays above the LLM's"
         assert len(stub.requests) == 2
         SCREENS.mkdir(parents=True, exist_ok=True)
