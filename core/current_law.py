@@ -219,26 +219,41 @@ def amending_date(own: dict[str, str], document: dict[str, str]) -> str | None:
     return None
 
 
+class ParsedLaw:
+    """Current law of every unit of one parse (ingest.graph.CorpusGraph), read before it is stored: real-file
+    checks and tests read current law of the documents they parse without a running Neo4j. The amending
+    edges are grouped once, so reading every unit of a large act stays linear."""
+
+    def __init__(self, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> None:
+        self.units = units
+        amending = [e for e in edges if EdgeType(e.type).value in _AMENDMENT_TYPES]
+        self.into: dict[str, list[tuple[str, str, str | None, str | None, bool]]] = {}
+        self.incoming: dict[str, list[Edge]] = {}
+        for edge in amending:
+            source, target = units.get(edge.source), units.get(edge.target)
+            same = source is not None and target is not None and source.document_id == target.document_id
+            self.into.setdefault(edge.target, []).append(
+                (edge.source, EdgeType(edge.type).value, edge.action, edge.resolution, same))
+            self.incoming.setdefault(edge.target, []).append(edge)
+
+    def read(self, unit_id: str) -> CurrentLaw:
+        units, unit = self.units, self.units[unit_id]
+        incoming = []
+        for edge in self.incoming.get(unit_id, ()):
+            source = units.get(edge.source)
+            root = units.get(source.document_id) if source is not None else None
+            date = amending_date(source.metadata if source else {}, root.metadata if root else {})
+            incoming.append(Incoming(source_id=edge.source, source_label=source.label if source else edge.source,
+                                     type=EdgeType(edge.type).value, action=edge.action, resolution=edge.resolution,
+                                     date=date,
+                                     same_document=source is not None and source.document_id == unit.document_id))
+        return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
+                    longest_chain(unit_id, self.into))
+
+
 def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
-    """The same record from a parse before it is stored (ingest.graph.CorpusGraph): real-file checks and
-    tests read current law of the documents they parse without a running Neo4j."""
-    amending = [e for e in edges if EdgeType(e.type).value in _AMENDMENT_TYPES]
-    into: dict[str, list[tuple[str, str, str | None, str | None, bool]]] = {}
-    for edge in amending:
-        source, target = units.get(edge.source), units.get(edge.target)
-        same = source is not None and target is not None and source.document_id == target.document_id
-        into.setdefault(edge.target, []).append((edge.source, EdgeType(edge.type).value, edge.action, edge.resolution, same))
-    unit = units[unit_id]
-    incoming = []
-    for edge in (e for e in amending if e.target == unit_id):
-        source = units.get(edge.source)
-        root = units.get(source.document_id) if source is not None else None
-        date = amending_date(source.metadata if source else {}, root.metadata if root else {})
-        incoming.append(Incoming(source_id=edge.source, source_label=source.label if source else edge.source,
-                                 type=EdgeType(edge.type).value, action=edge.action, resolution=edge.resolution, date=date,
-                                 same_document=source is not None and source.document_id == unit.document_id))
-    return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
-                longest_chain(unit_id, into))
+    """One unit's record from a parse; `ParsedLaw` when reading many units of the same parse."""
+    return ParsedLaw(units, edges).read(unit_id)
 
 
 def caveats(graph, unit_ids: Iterable[str]) -> list[str]:

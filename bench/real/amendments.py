@@ -1,7 +1,7 @@
 """'Current law' and whole-act checks on the shared real files, for each area's module (ko, eu, vi).
 
 Current law is read the way the agent's `current_version` tool reads it (core.current_law, here over
-the parse before it is stored: `read_parsed`). What it must say is found apart from the grammars, by
+the parse before it is stored: `ParsedLaw`). What it must say is found apart from the grammars, by
 plain patterns over the units' raw words: a unit reading only "삭제 <2025.6.20>" is repealed on that
 date, a "(được bãi bỏ)" point is repealed, every act a Pháp điển note names as amending is an event, a
 「약사법」 / "Directive 2014/65/EU" / "Luật … số 25/2008/QH12" written without a provision reaches that
@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from bench.real.checks import Check
-from core.current_law import CurrentLaw, read_parsed
+from core.current_law import CurrentLaw, ParsedLaw
 from core.domain import Document, Edge, EdgeType, LegalUnit
 from ingest.graph import CorpusGraph
 
@@ -51,7 +51,8 @@ def _iso(y: str, m: str, d: str) -> str:
 
 def ko_checks(graph: CorpusGraph, area: str) -> list[Check]:
     units = _units(graph)
-    laws = {uid: read_parsed(uid, units, graph.edges) for uid in units}
+    parsed = ParsedLaw(units, graph.edges)
+    laws = {uid: parsed.read(uid) for uid in units}
     deleted = good = in_order = tagged = 0
     misses: list[str] = []
     for uid, unit in units.items():
@@ -159,11 +160,12 @@ def eu_checks(graph: CorpusGraph, document: Document, short: str) -> list[Check]
 
 def vi_checks(graph: CorpusGraph) -> list[Check]:
     units = _units(graph)
+    parsed = ParsedLaw(units, graph.edges)
     laws: dict[str, CurrentLaw] = {}
 
     def law(uid: str) -> CurrentLaw:
         if uid not in laws:
-            laws[uid] = read_parsed(uid, units, graph.edges)
+            laws[uid] = parsed.read(uid)
         return laws[uid]
 
     noted = good = 0
