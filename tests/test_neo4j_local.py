@@ -1,6 +1,6 @@
 """The local Neo4j server: a real one, on a free port, in a temporary data dir.
 
-Slow-ish (two server starts from the shared jar cache: ~20 s on 2 cores). Needs Java 17+,
+Slow-ish (two server starts from the shared jar cache: ~13 s on 2 cores). Needs Java 17+,
 and Maven plus access to Maven Central the first time the jar cache is filled.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from core import neo4j_local
-from core.neo4j_local import config, process
+from core.neo4j_local import class_archive, config, process
 from core.settings import Neo4jConnection, Settings, neo4j_connection
 
 pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="Neo4j needs Java 17+ on PATH")
@@ -95,10 +95,14 @@ def test_restart_keeps_data(server: Neo4jConnection, settings: Settings) -> None
     assert process._port_free(settings.neo4j_bolt_port)
     assert neo4j_local.stop(settings) is False  # idempotent
 
+    archive = class_archive.archive_path(settings)
+    assert archive.is_file()  # recorded by the first clean stop of any server using these jars
     started = time.monotonic()
     conn = neo4j_local.start(settings)
     print(f"\n[neo4j] restart to Bolt: {time.monotonic() - started:.1f} s")
     assert conn == server
+    pid = neo4j_local.running_pid(settings)
+    assert pid is not None and f"-XX:SharedArchiveFile={archive}".encode() in process._cmdline(pid)
     rows = _query(conn, "MATCH (n:Probe {name: 'survivor'}) RETURN count(n) AS c")
     assert rows == [{"c": 1}]
 
@@ -128,3 +132,20 @@ def test_initial_password_starting_with_a_dash_is_not_an_option(tmp_path: Path) 
     config._set_initial_password(s, "-looks-like-a-flag-1")
     assert (tmp_path / "neo4j" / "data" / "dbms" / "auth.ini").is_file()
     assert all(not config._new_password_file(s).startswith("-") for _ in range(64))
+
+
+def test_class_archive_is_recorded_once_then_mapped(tmp_path: Path) -> None:
+    """No archive yet: the server records one at exit; after a clean exit it moves into the jar cache
+    whole (the half-written name is never the one mapped), and the next start maps it."""
+    s = Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache", neo4j_uri=None)
+    s.neo4j_home.mkdir(parents=True)
+    (record,) = class_archive.jvm_flags(s)
+    assert record.startswith("-XX:ArchiveClassesAtExit=")
+    pending = Path(record.split("=", 1)[1])
+    pending.parent.mkdir(parents=True, exist_ok=True)
+    pending.write_bytes(b"classes")  # what the JVM writes as it exits
+    class_archive.keep_recorded(s)
+    archive = class_archive.archive_path(s)
+    assert archive.read_bytes() == b"classes" and not pending.exists()
+    assert [p.name for p in s.neo4j_home.iterdir()] == [archive.name]
+    assert class_archive.jvm_flags(s) == [f"-XX:SharedArchiveFile={archive}"]

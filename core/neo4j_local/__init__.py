@@ -10,10 +10,12 @@ the server JVM directly (one JVM, no bootloader) with our own neo4j.conf.
 
 Layout:
   <cache_dir>/neo4j-<version>/lib/*.jar   shared by clones and CI (settings.neo4j_home)
+  <cache_dir>/neo4j-<version>/classes-*.jsa  class-data archive recorded by the first clean stop
   <data_dir>/neo4j/{conf,data,logs,run}   per clone / per test instance
   <data_dir>/neo4j/password               generated on first start, mode 600
 
-Modules: install (Maven fetch), config (neo4j.conf, password), process (start, stop, pid), cli.
+Modules: install (Maven fetch), config (neo4j.conf, password), process (start, stop, pid),
+class_archive (faster start-ups), cli.
 CLI: python -m core.neo4j_local {install,start,stop,status,uri,password}
 """
 from core.neo4j_local.config import write_conf

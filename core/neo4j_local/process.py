@@ -13,6 +13,7 @@ from pathlib import Path
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DatabaseUnavailable, ServiceUnavailable, SessionExpired, TransientError
 
+from core.neo4j_local import class_archive
 from core.neo4j_local.config import conf_dir, ensure_password, java, lib_dir, logs_dir, run_dir, write_conf
 from core.neo4j_local.errors import Neo4jServerError
 from core.neo4j_local.install import install
@@ -116,7 +117,7 @@ def _log_tail(s: Settings, lines: int = 30) -> str:
 
 def _spawn(s: Settings) -> int:
     cmd = [
-        java(), f"-Xms{s.neo4j_heap}", f"-Xmx{s.neo4j_heap}", *JVM_FLAGS,
+        java(), f"-Xms{s.neo4j_heap}", f"-Xmx{s.neo4j_heap}", *JVM_FLAGS, *class_archive.jvm_flags(s),
         "-cp", f"{lib_dir(s)}/*", MAIN_CLASS,
         f"--home-dir={s.neo4j_home}", f"--config-dir={conf_dir(s)}",
     ]
@@ -208,6 +209,8 @@ def stop(s: Settings | None = None, *, timeout_s: float = STOP_TIMEOUT_S) -> boo
             os.kill(pid, signal.SIGKILL)
         while _alive(pid):
             time.sleep(0.1)
+    else:
+        class_archive.keep_recorded(s)  # only a clean exit finished writing it
     pid_file(s).unlink(missing_ok=True)
     return True
 
