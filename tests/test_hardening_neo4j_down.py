@@ -34,6 +34,7 @@ from tests.hardening_support import DISCLOSURE_QUESTION, api_client, ingest, pri
 CORPUS = "tinydown"
 ADMIN = ("ops@example.org", "ops-pass-1")
 __all__ = ["private_neo4j"]  # the fixture, imported for pytest
+APP_RECONNECT_S = graph_reader.RECONNECT_EVERY_S  # what an app process waits; this process patches its own to 0
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +126,9 @@ def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, t
         assert body["error"] is None and body["answer"]["rules"] and _graph_notices(body["notices"])
 
         neo4j_local.start(private_neo4j)
+        # The app made no driver yet and retries a connect at most every RECONNECT_EVERY_S (its last failed
+        # try may be moments before the server answered); the first question after that finds the graph.
+        time.sleep(APP_RECONNECT_S)
         back = client.post("/api/ask", json={"question": DISCLOSURE_QUESTION}).json()
         assert not _graph_notices(back["notices"]), back["notices"]
         # Labels and headings come from the graph: stores opened during the outage must not keep lacking them.
