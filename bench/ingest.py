@@ -33,8 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     base = get_settings()
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "corpora": {}}
     with tempfile.TemporaryDirectory(prefix="citewalk-bench-") as tmp:
+        # The embedding cache off: this bench measures a first ingest, every text embedded.
         settings = base.model_copy(update={"data_dir": Path(tmp), "neo4j_bolt_port": _free_port(),
-                                           "neo4j_http_port": _free_port(), "neo4j_uri": None})
+                                           "neo4j_http_port": _free_port(), "neo4j_uri": None,
+                                           "embedding_cache": False})
         started = time.perf_counter()
         neo4j_local.ensure_running(settings)
         results["neo4j_start_seconds"] = round(time.perf_counter() - started, 1)

@@ -8,6 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.settings import Settings
+from core.stores.embedding_cache import EmbeddingCache
 
 # No model hub is reachable: a missing local model must fail fast instead of hanging on the network.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -83,7 +84,28 @@ class Embedder:
             out.append(Window(unit_id, n, text[chunk[0][0] : chunk[-1][1]]))
         return out
 
-    def embed(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
+    def embed(self, texts: list[str], show_progress: bool = False, cache: EmbeddingCache | None = None) -> np.ndarray:
+        """Normalised vectors in the order of `texts`; with a cache, only the texts it lacks are embedded."""
+        if cache is None or not texts:
+            return self._encode(texts, show_progress)
+        known = cache.lookup(texts)
+        missing = [i for i in range(len(texts)) if i not in known]
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for i, vector in known.items():
+            out[i] = vector
+        if missing:
+            fresh = self._encode([texts[i] for i in missing], show_progress)
+            out[np.array(missing)] = fresh
+            cache.store([texts[i] for i in missing], fresh)
+        return out
+
+    def cache_for(self, settings: Settings) -> EmbeddingCache | None:
+        """The shared cache of this model's document vectors, unless the settings turn it off."""
+        if not settings.embedding_cache:
+            return None
+        return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension)
+
+    def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
         # Sorting by length keeps padding low inside each batch; the original order is restored after.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors = self.model.encode(

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     # Embeddings: a sentence-transformers model name or path; empty → the packaged MiniLM.
     embedding_model: str = ""
     embedding_batch_size: int = 32
+    # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.
+    embedding_cache: bool = True
 
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi

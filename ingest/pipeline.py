@@ -16,6 +16,7 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
 from core.stores import chroma_store, graph_reader, neo4j_store, queries
 from core.stores.chroma_store import ChromaUnitWriter, text_hash
+from core.stores.embedding_cache import EmbeddingCache
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
 from ingest.stages import StageRecorder, StageStats
@@ -119,7 +120,7 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
     # Every document, not only the changed ones: a run killed between the graph and vector writes
     # must still get its vectors; unchanged windows are recognised by hash and not re-embedded.
     with recorder.stage("embed + vectors") as stage:
-        stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet)
+        stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet, embedder.cache_for(settings))
         summary.vectors_embedded = stage.items
     with recorder.stage("lexical index") as stage:
         rows = queries.corpus_units(driver, settings.neo4j_database, graph.corpus)
@@ -130,7 +131,8 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         stage.items = len(rows)
 
 
-def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool) -> int:
+def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool,
+                  cache: EmbeddingCache | None = None) -> int:
     writer = ChromaUnitWriter(chroma, corpus)
     todo_ids: list[str] = []
     todo_texts: list[str] = []
@@ -161,7 +163,8 @@ def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quie
     embedding = _progress("embed", len(todo_ids), "window", quiet)
     for start in range(0, len(todo_ids), chunk):
         end = start + chunk
-        writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end]), todo_meta[start:end], todo_texts[start:end])
+        writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end], cache=cache), todo_meta[start:end],
+                      todo_texts[start:end])
         embedding.update(len(todo_ids[start:end]))
     embedding.close()
     return len(todo_ids)

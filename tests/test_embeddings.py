@@ -33,3 +33,46 @@ def test_vectors_are_normalised_and_order_preserved(embedder: Embedder):
 def test_missing_model_path_names_the_setting(tmp_path):
     with pytest.raises(EmbeddingModelError, match="CITEWALK_EMBEDDING_MODEL"):
         Embedder(Settings(embedding_model=str(tmp_path / "no-model")))
+
+
+def test_cached_vectors_equal_fresh_ones_and_only_new_texts_are_embedded(embedder: Embedder, tmp_path, monkeypatch):
+    cache = embedder.cache_for(Settings(cache_dir=tmp_path))
+    assert cache is not None and embedder.cache_for(Settings(cache_dir=tmp_path, embedding_cache=False)) is None
+    texts = ["a covered entity may disclose", "the minimum necessary standard", "x"]
+    fresh = embedder.embed(texts, cache=cache)
+    encoded: list[list[str]] = []
+    original = embedder._encode
+
+    def counting(batch: list[str], progress: bool) -> np.ndarray:
+        encoded.append(batch)
+        return original(batch, progress)
+
+    monkeypatch.setattr(embedder, "_encode", counting)
+    again = embedder.embed([texts[2], "a new text", texts[0]], cache=cache)
+    assert encoded == [["a new text"]]  # the two known texts came from the cache
+    assert np.allclose(again[0], fresh[2], atol=1e-6) and np.allclose(again[2], fresh[0], atol=1e-6)
+    assert np.allclose(again[1], original(["a new text"], False)[0], atol=1e-5)
+
+
+def test_another_model_never_reads_these_vectors(embedder: Embedder, tmp_path):
+    from core.stores.embedding_cache import EmbeddingCache, model_identity
+
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "weights.bin").write_bytes(b"one")
+    first = model_identity(str(model))
+    (model / "weights.bin").write_bytes(b"two!")  # retrained weights, same folder
+    assert model_identity(str(model)) != first
+    cache = EmbeddingCache(tmp_path / "cache", embedder.name, embedder.dimension)
+    cache.store(["text"], embedder.embed(["text"]))
+    assert set(cache.lookup(["text", "other"])) == {0}
+    assert EmbeddingCache(tmp_path / "cache", str(model), embedder.dimension).lookup(["text"]) == {}
+
+
+def test_an_unreadable_cache_embeds_everything(embedder: Embedder, tmp_path):
+    cache = embedder.cache_for(Settings(cache_dir=tmp_path))
+    assert cache is not None
+    cache.path.parent.mkdir(parents=True)
+    cache.path.write_bytes(b"not a database")
+    vectors = embedder.embed(["a covered entity may disclose"], cache=cache)
+    assert np.allclose(vectors[0], embedder.embed(["a covered entity may disclose"])[0], atol=1e-5)
