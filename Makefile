@@ -65,8 +65,11 @@ check: install-dev
 	$(PY) -m ruff check --cache-dir $(CITEWALK_CACHE)/ruff .
 	$(PY) -m mypy --cache-dir $(CITEWALK_CACHE)/mypy
 
+# Two test processes (pytest-xdist), each a whole test file at a time: much of a run waits on servers starting
+# and browsers rendering, and a file's module fixtures (an app, a private Neo4j) stay in one process.
+TEST_WORKERS ?= 2
 test: check
-	@set +e; $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
+	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 
 bench: install-dev

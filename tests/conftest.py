@@ -44,6 +44,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.integration)
         elif STORE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(s in source for s in STARTS_A_SERVICE):
             item.add_marker(pytest.mark.integration)
+    # Files with browser tests first, then the other integration files, the quick ones last: `make test` hands
+    # whole files to two processes in this order, so the long files start early and the short ones fill the end.
+    weight: dict[str, int] = {}
+    for item in items:
+        rank = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("integration") else 2
+        weight[item.nodeid.split("::")[0]] = min(rank, weight.get(item.nodeid.split("::")[0], 2))
+    items.sort(key=lambda item: weight[item.nodeid.split("::")[0]])
 
 
 def free_port() -> int:

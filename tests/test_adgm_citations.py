@@ -99,12 +99,13 @@ def test_numbers_that_are_not_citations() -> None:
 
 
 def test_hostile_text_finishes_fast() -> None:
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     FINDER.find(LegalUnit(id="h", corpus="adgm", document_id="adgm/10", type=UnitType.RULE, label="h",
                           text="Rule 1.2.3(a)(b), " * 10_000), DOCUMENTS[3])
     FINDER.find(LegalUnit(id="h2", corpus="adgm", document_id="adgm/10", type=UnitType.RULE, label="h",
                           text=("Aa Bb Cc (((( 1.1.1.1.1.1.1.1 of the of the " * 2_500)[:100_000]), DOCUMENTS[3])
-    assert time.perf_counter() - started < 10
+    assert time.process_time() - started < 10
 
 
 @pytest.mark.parametrize("text", ["", "Rule", "Rule ()", "section (1)(a)"])

@@ -152,16 +152,17 @@ def test_position_of_a_paragraph_unit_comes_from_its_id() -> None:
     ],
 )
 def test_hostile_single_line_finishes_fast(text: str) -> None:
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     CfrCitationFinder().find_in(text, "src", HERE)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_ten_thousand_citations_in_one_unit() -> None:
     text = " ".join(f"§ 164.{500 + i % 40}(a)(1) and paragraph (b)(2) of this section;" for i in range(10_000))
-    started = time.perf_counter()
+    started = time.process_time()
     mentions = CfrCitationFinder().find_in(text, "src", HERE)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert len(mentions) == 20_000
     listed = "§ 164.502" + ", 164.504(a)" * 10_000
     assert len(CfrCitationFinder().find_in(listed, "src", HERE)) == 10_001

@@ -44,9 +44,10 @@ FINDERS = {
 def test_finders_never_raise_and_spans_point_into_text(name: str, text: str):
     fmt, corpus, doc_id, unit_id = FINDERS[name]
     unit, document = _unit(text, corpus, doc_id, unit_id)
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     mentions = fmt.finder([document]).find(unit, document)
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
     for mention in mentions:
         assert 0 <= mention.start <= mention.end <= len(unit.text)
         classify_citation(unit.text, mention.start, mention.end)
@@ -59,9 +60,9 @@ def test_hostile_units_finish_in_bounded_time(name: str):
                "Rule 3.8.1, " * 10_000, "Article 5 " * 10_000, "1.1.1.1.1." * 10_000]
     for text in hostile:
         unit, document = _unit(text, corpus, doc_id, unit_id)
-        started = time.perf_counter()
+        started = time.process_time()
         fmt.finder([document]).find(unit, document)
-        assert time.perf_counter() - started < 10.0, f"{name} too slow on {text[:30]!r}…"
+        assert time.process_time() - started < 10.0, f"{name} too slow on {text[:30]!r}…"
 
 
 @settings(max_examples=40, deadline=None)

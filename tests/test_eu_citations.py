@@ -142,6 +142,7 @@ def test_hostile_lines_stay_fast(tmp_path: Path, line: str) -> None:
 
     text = ACT.replace("3. Point (a) of paragraph 2", line + "\n3. Point (a) of paragraph 2")
     (tmp_path / "act.txt").write_text(text, encoding="utf-8")
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     build_graph([tmp_path], "t", "generic")
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20

@@ -164,15 +164,16 @@ def test_no_catastrophic_backtracking() -> None:
     hostile = "Article " + "1." * 20_000 + " (" * 10_000 + "khoản điểm 제 조 " * 2_000 + "of the " + "Aa " * 10_000
     assert "\n" not in hostile and len(hostile) > 100_000
     finder, unit, document = _finder_on(hostile)
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     finder.find(unit, document)
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
 
 
 def test_ten_thousand_citations_in_one_unit() -> None:
     text = " ".join(f"Article {n}(2) and 제{n}조제1항;" for n in range(5_000))
     finder, unit, document = _finder_on(text)
-    started = time.perf_counter()
+    started = time.process_time()
     mentions = finder.find(unit, document)
     assert len(mentions) == 10_000
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5

@@ -263,6 +263,7 @@ def test_utf8_bom_duplicate_stems_and_sorted_walk(tmp_path: Path) -> None:
 
 def test_pathological_lines_parse_fast(tmp_path: Path) -> None:
     text = "Article 1. Scope\n" + "(" * 50_000 + "*" * 50_000 + "\n" + "1. " + "a" * 100_000
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     parse(tmp_path, {"big.md": text})
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5

@@ -218,9 +218,10 @@ def test_hostile_files_parse_fast(tmp_path: Path) -> None:
             "164-903-parens.md": "(" * 100_000,
         },
     )
-    started = time.perf_counter()
+    # CPU time of this process: the bound is on the work, not on what else the machine runs.
+    started = time.process_time()
     parsed = HipaaFormat().parse([root], "hipaa")
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     ids = [u.id for d in parsed.documents for u in d.units]
     assert len(ids) == len(set(ids))
 

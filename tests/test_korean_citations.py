@@ -228,9 +228,10 @@ def test_hostile_korean_text_stays_linear() -> None:
     for hostile in ("가" * 100_000, "「" * 50_000 + "제1조", ('법 제1조에서 "' + "가" * 399) * 200, "같은 " * 30_000 + "제1조",
                     "제1조ㆍ" * 20_000, "일부를 다음과 같이 개정한다 " * 5_000 + "제1조 중 " * 5_000):
         finder, unit, document = _finder_on(hostile)
-        started = time.perf_counter()
+        # CPU time of this process: the bound is on the work, not on what else the machine runs.
+        started = time.process_time()
         finder.find(unit, document)
-        assert time.perf_counter() - started < 4, hostile[:20]
+        assert time.process_time() - started < 4, hostile[:20]
 
 
 def test_implicit_answer_opens_the_provision(tmp_path: Path) -> None:
