@@ -12,7 +12,7 @@ Two kinds of record say a unit changed, and a unit may carry both:
 
 `read` turns them into one CurrentLaw: in force or repealed (and by what, when), every event in date
 order, and the unit that holds the newest text when an amending provision replaced or inserted it.
-The graph query (core.graph_queries.current_law) and the real-file checks (bench.real) both call it.
+The graph query (core.stores.queries.current_law) and the real-file checks (bench.real) both call it.
 """
 from __future__ import annotations
 
@@ -178,7 +178,7 @@ def gives_text(action: str | None, resolution: str | None, same_document: bool =
 def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None, str | None, bool]]],
                   max_hops: int = 10) -> list[Edge]:
     """The longest text-giving chain into a unit, oldest first, over in-memory edges
-    (target → [(source, type, action, resolution, same_document)]); the walk core.graph_queries runs in Cypher."""
+    (target → [(source, type, action, resolution, same_document)]); the walk core.stores.queries runs in Cypher."""
     best: list[Edge] = []
     stack: list[tuple[str, list[Edge]]] = [(unit_id, [])]
     while stack:
@@ -226,27 +226,25 @@ class ParsedLaw:
 
     def __init__(self, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> None:
         self.units = units
-        amending = [e for e in edges if EdgeType(e.type).value in _AMENDMENT_TYPES]
         self.into: dict[str, list[tuple[str, str, str | None, str | None, bool]]] = {}
-        self.incoming: dict[str, list[Edge]] = {}
-        for edge in amending:
+        for edge in edges:
+            edge_type = EdgeType(edge.type).value
+            if edge_type not in _AMENDMENT_TYPES:
+                continue
             source, target = units.get(edge.source), units.get(edge.target)
             same = source is not None and target is not None and source.document_id == target.document_id
-            self.into.setdefault(edge.target, []).append(
-                (edge.source, EdgeType(edge.type).value, edge.action, edge.resolution, same))
-            self.incoming.setdefault(edge.target, []).append(edge)
+            self.into.setdefault(edge.target, []).append((edge.source, edge_type, edge.action, edge.resolution, same))
 
     def read(self, unit_id: str) -> CurrentLaw:
-        units, unit = self.units, self.units[unit_id]
+        unit = self.units[unit_id]
         incoming = []
-        for edge in self.incoming.get(unit_id, ()):
-            source = units.get(edge.source)
-            root = units.get(source.document_id) if source is not None else None
+        for source_id, edge_type, action, resolution, same_document in self.into.get(unit_id, ()):
+            source = self.units.get(source_id)
+            root = self.units.get(source.document_id) if source is not None else None
             date = amending_date(source.metadata if source else {}, root.metadata if root else {})
-            incoming.append(Incoming(source_id=edge.source, source_label=source.label if source else edge.source,
-                                     type=EdgeType(edge.type).value, action=edge.action, resolution=edge.resolution,
-                                     date=date,
-                                     same_document=source is not None and source.document_id == unit.document_id))
+            incoming.append(Incoming(source_id=source_id, source_label=source.label if source else source_id,
+                                     type=edge_type, action=action, resolution=resolution or "exact", date=date,
+                                     same_document=same_document))
         return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
                     longest_chain(unit_id, self.into))
 

@@ -224,7 +224,7 @@ def test_history_records_of_every_grammar_read_alike() -> None:
 
 
 def test_stored_graph_answers_current_law_and_the_tool_marks_the_repeal(tmp_path: Path, test_settings, neo4j_driver) -> None:
-    """The Cypher read (core.graph_queries.current_law) gives the parse's record, and the agent's
+    """The Cypher read (core.stores.queries.current_law) gives the parse's record, and the agent's
     current_version tool shows a repealed unit as REPEALED with a notice, never as current text."""
     from core.answer.deps import AnswerDeps, Evidence
     from core.answer.graph import Neo4jGraph
