@@ -46,11 +46,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.integration)
     # Files with browser tests first, then the other integration files, the quick ones last: `make test` hands
     # whole files to two processes in this order, so the long files start early and the short ones fill the end.
-    weight: dict[str, int] = {}
+    weight: dict[Path, int] = {}
     for item in items:
         rank = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("integration") else 2
-        weight[item.nodeid.split("::")[0]] = min(rank, weight.get(item.nodeid.split("::")[0], 2))
-    items.sort(key=lambda item: weight[item.nodeid.split("::")[0]])
+        weight[item.path] = min(rank, weight.get(item.path, 2))
+    items.sort(key=lambda item: weight[item.path])
 
 
 def free_port() -> int:
