@@ -1,13 +1,13 @@
-"""Fit the extractive answerer's candidate-set weights (core.answer.selection.SET_WEIGHTS) on several dev sets at once.
+"""Fit the extractive answerer's second-stage weights (core.answer.selection.READ_WEIGHTS) on several dev sets at once.
 
     python -m bench.select_fit --set FILE:CORPUS [--set FILE:CORPUS ...] [--limit N] [--l2 0.3] [--out FILE.json]
 
-Each question is run through the extractive answer's own tool calls; every candidate set of
-`selection.candidates` gets its features and its citation F1 against the question's gold, scored at the
-gold's level exactly as bench.answers scores it. The model is a conditional logit (softmax over each question's
-candidates) whose target is the candidate(s) of best F1, L2-penalised on standardised
-features and fitted by Newton steps. Every set weighs the same in the fit, however many questions it has, so no
-set's shape decides the weights alone.
+Each question is run through the extractive answer's own tool calls; every candidate set of the shortlist
+(`selection.shortlist`: the best READ_POOL by the first-stage SET_WEIGHTS, their units read in context) gets its
+features and its citation F1 against the question's gold, scored at the gold's level exactly as bench.answers
+scores it. The model is a conditional logit (softmax over each question's candidates) whose target is the
+candidate(s) of best F1, L2-penalised on standardised features and fitted by Newton steps. Every set weighs the
+same in the fit, however many questions it has, so no set's shape decides the weights alone.
 
 Reported for every set: P/R of the chosen candidate with the shipped weights, with weights fitted on all sets
 (in-sample), and with weights fitted on the other half of every set (even / odd questions, both ways).
@@ -27,7 +27,8 @@ from bench.answers import WARMUP_QUESTION, gold_level, load_questions, prf, roll
 from bench.report import print_and_save
 from core.answer.deps import AnswerDeps
 from core.answer.questions import clean_question
-from core.answer.selection import FEATURES, SET_WEIGHTS, Scorer, candidates
+from core.answer.selection import READ_FEATURES as FEATURES
+from core.answer.selection import READ_WEIGHTS, Scorer, candidates, shortlist
 from core.answer.service import run_extractive
 from core.answer.signals import signals_for
 from core.answer.stores import Stores, open_stores
@@ -67,7 +68,9 @@ def collect(path: Path, corpus: str, settings: Settings, method: str, limit: int
     for n, q in enumerate(questions, start=1):
         deps = AnswerDeps(settings, corpus, clean_question(q.text), stores.retriever, stores.graph)
         asyncio.run(run_extractive(deps))
-        found = candidates(deps.ledger, Scorer.for_question(deps.question, deps.ledger), signals_for(deps))
+        signals = signals_for(deps)
+        found = shortlist(candidates(deps.ledger, Scorer.for_question(deps.question, deps.ledger), signals),
+                          deps.ledger, deps.question, signals)
         matrix = np.array([[c.features[k] for k in FEATURES] for c in found], dtype=np.float64)
         def roll(units: list[str], gold: set[str] = q.gold) -> set[str]:
             return rolled_up(units, gold, stores.graph, members)
@@ -138,7 +141,7 @@ def report(named: dict[str, list[Item]], l2: float, held_out: dict[str, list[Ite
     fitted = fit(sets, l2)
     even = fit([s[0::2] for s in sets], l2)
     odd = fit([s[1::2] for s in sets], l2)
-    shipped = np.array([SET_WEIGHTS[k] for k in FEATURES])
+    shipped = np.array([READ_WEIGHTS[k] for k in FEATURES])
     out: dict = {"features": list(FEATURES), "l2": l2, "sets": {}}
     for name, items in named.items():
         out["sets"][name] = {

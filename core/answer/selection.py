@@ -20,6 +20,7 @@ import numpy as np
 
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.signals import Signals, clauses
+from core.answer.soft_match import SoftMatch
 from core.answer.terms import terms_of
 from core.domain import Edge
 
@@ -91,6 +92,16 @@ SET_WEIGHTS = {"cover": 1.254, "phrase": 2.812, "dense": 1.179, "lex_max": 0.675
                "rank_max": 0.142, "rank_min": 1.704, "gain": 8.42, "second": -1.243, "linked": 1.6,
                "second_2q": 0.613, "linked_2q": 1.052}
 FEATURES = tuple(SET_WEIGHTS)
+# Second stage: the best READ_POOL candidates by SET_WEIGHTS are re-scored with their texts read in context by the
+# embedding model (core.answer.soft_match), which costs a model pass per unit, so it reads only these. Features:
+# the 13 above, and
+#   soft_cover = in-context match of the question's content to the set (each piece's best match in any member);
+#   soft_min   = the weaker member's own in-context match (the member alone for one unit);
+#   soft_gain  = what the weaker member adds: soft_cover minus the better member's own;
+#   soft_split = for a question that asks two things, how well each member answers a different clause.
+READ_POOL = 5
+READ_WEIGHTS = dict(SET_WEIGHTS, soft_cover=0.0, soft_min=0.0, soft_gain=0.0, soft_split=0.0)
+READ_FEATURES = tuple(READ_WEIGHTS)
 # Below this margin over the runner-up the choice is reported as unsure in the caveats.
 UNSURE_MARGIN = 0.25
 
@@ -98,6 +109,12 @@ UNSURE_MARGIN = 0.25
 @lru_cache(maxsize=8192)
 def _text_tokens(label: str, title: str, text: str) -> tuple[str, ...]:
     return tuple(terms_of(f"{label} {title} {text}"))
+
+
+def unit_text(evidence: Evidence) -> str:
+    """What a unit is matched by: its label and title with its text."""
+    unit = evidence.unit
+    return f"{unit.label} {unit.title} {unit.text}"
 
 
 def unit_tokens(evidence: Evidence) -> tuple[str, ...]:
@@ -238,17 +255,40 @@ def set_score(features: dict[str, float], weights: dict[str, float] | None = Non
     return sum(w * features[k] for k, w in (weights or SET_WEIGHTS).items())
 
 
-def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None,
-                 weights: dict[str, float] | None = None) -> Selection:
-    """The best-scoring candidate set; ties go to the smaller set, then to better-ranked search hits."""
-    found = candidates(ledger, scorer, signals)
-    if not found:
-        return Selection([])
+def ranked(found: list[Candidate], ledger: EvidenceLedger,
+           weights: dict[str, float] | None = None) -> list[tuple[float, Candidate]]:
+    """Best first; ties go to the smaller set, then to better-ranked search hits."""
     rank = _seed_ranks(ledger)
-    scored = sorted(
+    return sorted(
         ((set_score(c.features, weights), c) for c in found),
         key=lambda sc: (-round(sc[0], 9), len(sc[1].units), sum(rank.get(u, 99) for u in sc[1].units)),
     )
+
+
+def soft_features(units: tuple[str, ...], match: SoftMatch | None) -> dict[str, float]:
+    if match is None:
+        return {"soft_cover": 0.0, "soft_min": 0.0, "soft_gain": 0.0, "soft_split": 0.0}
+    cover, own = match.cover(*units), [match.cover(u) for u in units]
+    return {"soft_cover": cover, "soft_min": min(own), "soft_gain": cover - max(own), "soft_split": match.split(*units)}
+
+
+def shortlist(found: list[Candidate], ledger: EvidenceLedger, question: str,
+              signals: Signals | None) -> list[Candidate]:
+    """The best READ_POOL candidates by SET_WEIGHTS, their features extended by reading their units in context."""
+    best = [c for _, c in ranked(found, ledger)[:READ_POOL]]
+    units = list(dict.fromkeys(u for c in best for u in c.units))
+    match = signals.soft_match(question, {u: unit_text(ledger.units[u]) for u in units}) \
+        if signals is not None and units else None
+    return [Candidate(c.units, c.features | soft_features(c.units, match), c.edge) for c in best]
+
+
+def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None,
+                 weights: dict[str, float] | None = None) -> Selection:
+    """The best-scoring candidate set of the shortlist (READ_WEIGHTS unless `weights` says otherwise)."""
+    found = shortlist(candidates(ledger, scorer, signals), ledger, scorer.question, signals)
+    if not found:
+        return Selection([])
+    scored = ranked(found, ledger, weights or READ_WEIGHTS)
     best_score, best = scored[0]
     runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
     ctx_cover = {u: scorer.score_terms(set(unit_tokens(ledger.units[u]))) for u in best.units}

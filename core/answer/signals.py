@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.deps import AnswerDeps
+from core.answer.soft_match import SoftMatch, TokenReader, soft_match
 from core.retrieval.base import KeepsCorpusStores
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
@@ -63,6 +64,14 @@ class Signals:
     def lexical_of(self, unit_id: str) -> float:
         i = self._index(unit_id)
         return float(self.lexical[i]) if i is not None else 0.0
+
+    def soft_match(self, question: str, texts: dict[str, str]) -> SoftMatch | None:
+        """The question's in-context match to each text (unit id → text), read by the corpus's embedding model."""
+        try:
+            self.stores.use_query_threads()
+            return soft_match(TokenReader(self.stores.embedder.model), question, texts, clauses(question))
+        except Exception:  # noqa: BLE001 — like the other signals, it only sharpens the choice
+            return None
 
     def vector_of(self, unit_id: str) -> np.ndarray | None:
         i = self._index(unit_id)

@@ -11,7 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
-from core.embeddings import get_embedder
+from core.embeddings import Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.filters import Filters
@@ -29,7 +29,7 @@ class CorpusStores:
     corpus: str
     config: RetrievalConfig
     lexical: LexicalIndex
-    embedder: object
+    embedder: Embedder
     collection: object
     graph: Neo4jReader  # the process's shared reader: closing these stores leaves it open
     unit_ids: list[str]
@@ -70,11 +70,16 @@ class CorpusStores:
     def embed(self, texts: list[str]) -> np.ndarray:
         import torch
 
-        # The embedder sets one thread per core for batch ingest; a one-question batch is faster alone.
-        if torch.get_num_threads() != self.config.query_threads:
-            torch.set_num_threads(self.config.query_threads)
+        self.use_query_threads()
         with torch.inference_mode():
             return self.embedder.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+
+    def use_query_threads(self) -> None:
+        """The embedder sets one thread per core for batch ingest; a question's small batch is faster alone."""
+        import torch
+
+        if torch.get_num_threads() != self.config.query_threads:
+            torch.set_num_threads(self.config.query_threads)
 
     def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine per unit = best of its windows (long units are split; one matching window is enough)."""

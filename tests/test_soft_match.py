@@ -1,0 +1,62 @@
+"""The in-context match of a question to provision texts, read by the packaged embedding model."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.answer.soft_match import SoftMatch, TokenReader, content_mask, soft_match
+from core.embeddings import get_embedder
+from core.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def reader() -> TokenReader:
+    return TokenReader(get_embedder(Settings()).model)
+
+
+def test_question_words_and_punctuation_weigh_nothing_but_content_words_do():
+    pieces = ("what", "must", "the", "regulator", "notify", "##ing", "?")
+    assert content_mask(pieces).tolist() == [False, False, False, True, True, True, False]
+    assert content_mask(("what", "the")).all()  # nothing left to match: every piece counts rather than none
+
+
+def test_vectors_are_unit_length_and_leave_out_special_tokens(reader: TokenReader):
+    read = reader.read(["A covered entity may disclose.", "x"])
+    assert [len(r.pieces) for r in read] == [len(r.vectors) for r in read]
+    assert not {"[CLS]", "[SEP]", "[PAD]", "."} & set(read[0].pieces)
+    assert np.allclose(np.linalg.norm(read[0].vectors, axis=1), 1.0, atol=1e-4)
+    assert read[1].pieces == ("x",)  # padding to the longer text in the batch is dropped
+
+
+def test_a_paraphrase_matches_better_than_an_unrelated_rule(reader: TokenReader):
+    match = soft_match(reader, "When can someone ask for a full review of a decision?", {
+        "appeal": "A decision of the Regulator may be referred by that person to the Appeals Panel for a full "
+                  "merits review.",
+        "fees": "An applicant must pay the annual fee of $2,000 to the Regulator before 1 January.",
+    })
+    assert match.cover("appeal") > match.cover("fees") + 0.1
+
+
+def test_a_pair_covers_what_either_member_covers_and_gains_what_only_the_other_has():
+    match = SoftMatch({"a": np.array([0.9, 0.1, 0.2]), "b": np.array([0.2, 0.8, 0.3])})
+    assert match.cover("a", "b") == pytest.approx((0.9 + 0.8 + 0.3) / 3)
+    assert match.cover("a", "b") >= max(match.cover("a"), match.cover("b"))
+    assert match.cover("unknown") == 0.0
+
+
+def test_two_units_split_two_clauses_by_the_best_assignment():
+    match = SoftMatch({"a": np.array([0.5]), "b": np.array([0.5])}, {"a": [0.9, 0.2], "b": [0.3, 0.7]})
+    assert match.split("a", "b") == pytest.approx((0.9 + 0.7) / 2)
+    assert match.split("a") == pytest.approx((0.9 + 0.2) / 2)
+    one_clause = SoftMatch({"a": np.array([0.6, 0.4])})
+    assert one_clause.split("a") == pytest.approx(0.5)
+
+
+def test_each_clause_of_a_two_part_question_is_read_on_its_own(reader: TokenReader):
+    match = soft_match(reader, "What fee is payable, and when may a decision be referred to the Appeals Panel?", {
+        "fee": "An applicant must pay the annual fee of $2,000.",
+        "appeal": "A decision may be referred to the Appeals Panel for a full merits review.",
+    }, ["What fee is payable", "when may a decision be referred to the Appeals Panel"])
+    assert match.clause_cover["fee"][0] > match.clause_cover["fee"][1]
+    assert match.clause_cover["appeal"][1] > match.clause_cover["appeal"][0]
+    assert match.split("fee", "appeal") > match.split("appeal", "appeal")
