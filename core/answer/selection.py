@@ -1,11 +1,13 @@
 """Precision-first choice of what an extractive answer cites: the one or two provisions that answer the question.
 
 Every candidate answer is a small set of units from the evidence ledger: one search hit alone, two search
-hits, or a hit and a provision it cites or is cited by. Each candidate is scored by one linear model over
+hits, or a hit and a provision it cites or is cited by. Each candidate is scored by a linear model over
 scale-free features of the set (how much of the question its texts cover, how close it is in meaning, how
-well its *weakest* member is ranked and matched), and the best-scoring set is cited. A second provision is
-therefore cited only when it adds enough of what the question asks to outweigh its cost in precision: a
-citation pair is one signal among these, never a reason on its own.
+well its *weakest* member is ranked and matched), in two stages: a cheap score shortlists the best few, then
+the shortlist's texts are read in context by the embedding model (which part of the question each member
+answers) and the best-scoring set is cited. A second provision is therefore cited only when it adds enough of
+what the question asks to outweigh its cost in precision: a citation pair is one signal among these, never a
+reason on its own.
 """
 from __future__ import annotations
 
@@ -86,7 +88,8 @@ SEED_PAIR_POOL = 5  # two hits not joined by a citation are a candidate among th
 #   second   = 1 for a two-unit set (its cost); linked = 1 when the two are joined by a written citation;
 #   second_2q / linked_2q = the same, for a question that asks two things (signals.clauses): such a question
 #              usually needs two provisions, often one citing the other.
-# Fitted with `python -m bench.select_fit --l2 0.3` on all dev sets together (each set weighted equally), see
+# First stage (the shortlist's order): fitted with `bench.select_fit --l2 0.3` over all candidates, on all dev sets
+# together (each set weighted equally), before the second stage existed (commit 45fffa8); see
 # bench/results/ANSWERS.md.
 SET_WEIGHTS = {"cover": 1.254, "phrase": 2.812, "dense": 1.179, "lex_max": 0.675, "lex_min": 1.856, "lex_citing": 0.778,
                "rank_max": 0.142, "rank_min": 1.704, "gain": 8.42, "second": -1.243, "linked": 1.6,
@@ -100,7 +103,12 @@ FEATURES = tuple(SET_WEIGHTS)
 #   soft_gain  = what the weaker member adds: soft_cover minus the better member's own;
 #   soft_split = for a question that asks two things, how well each member answers a different clause.
 READ_POOL = 5
-READ_WEIGHTS = dict(SET_WEIGHTS, soft_cover=0.0, soft_min=0.0, soft_gain=0.0, soft_split=0.0)
+# Fitted with `python -m bench.select_fit --l2 0.1` on all dev sets together over this shortlist (each set weighted
+# equally), see bench/results/ANSWERS.md. SET_WEIGHTS only shortlists; these decide.
+READ_WEIGHTS = {"cover": 1.417, "phrase": 4.098, "dense": -0.791, "lex_max": 0.469, "lex_min": 0.511,
+                "lex_citing": 1.192, "rank_max": -0.511, "rank_min": 1.648, "gain": 2.563, "second": -1.284,
+                "linked": 1.696, "second_2q": 1.065, "linked_2q": 0.17, "soft_cover": 5.797, "soft_min": 1.989,
+                "soft_gain": 2.969, "soft_split": 3.889}
 READ_FEATURES = tuple(READ_WEIGHTS)
 # Below this margin over the runner-up the choice is reported as unsure in the caveats.
 UNSURE_MARGIN = 0.25
