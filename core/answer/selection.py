@@ -25,6 +25,7 @@ from core.answer.signals import Signals, clauses
 from core.answer.soft_match import SoftMatch
 from core.answer.terms import terms_of
 from core.domain import Edge
+from core.lexical import unit_search_text
 
 
 @dataclass
@@ -102,6 +103,7 @@ FEATURES = tuple(SET_WEIGHTS)
 #   soft_min   = the weaker member's own in-context match (the member alone for one unit);
 #   soft_gain  = what the weaker member adds: soft_cover minus the better member's own;
 #   soft_split = for a question that asks two things, how well each member answers a different clause.
+SOFT_FEATURES = ("soft_cover", "soft_min", "soft_gain", "soft_split")
 READ_POOL = 5
 # Fitted with `python -m bench.select_fit --l2 0.1` on all dev sets together over this shortlist (each set weighted
 # equally), see bench/results/ANSWERS.md. SET_WEIGHTS only shortlists; these decide.
@@ -115,20 +117,19 @@ UNSURE_MARGIN = 0.25
 
 
 @lru_cache(maxsize=8192)
-def _text_tokens(label: str, title: str, text: str) -> tuple[str, ...]:
-    return tuple(terms_of(f"{label} {title} {text}"))
+def _text_tokens(text: str) -> tuple[str, ...]:
+    return tuple(terms_of(text))
 
 
 def unit_text(evidence: Evidence) -> str:
-    """What a unit is matched by: its label and title with its text."""
+    """What a unit is matched by: its label and title with its text, as the lexical index reads it."""
     unit = evidence.unit
-    return f"{unit.label} {unit.title} {unit.text}"
+    return unit_search_text(unit.label, unit.title, unit.text)
 
 
 def unit_tokens(evidence: Evidence) -> tuple[str, ...]:
     """A unit's terms, computed once: the idf scorer, the word sets and the bigrams of every answer read them."""
-    unit = evidence.unit
-    return _text_tokens(unit.label, unit.title, unit.text)
+    return _text_tokens(unit_text(evidence))
 
 
 def bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
@@ -275,7 +276,7 @@ def ranked(found: list[Candidate], ledger: EvidenceLedger,
 
 def soft_features(units: tuple[str, ...], match: SoftMatch | None) -> dict[str, float]:
     if match is None:
-        return {"soft_cover": 0.0, "soft_min": 0.0, "soft_gain": 0.0, "soft_split": 0.0}
+        return dict.fromkeys(SOFT_FEATURES, 0.0)
     cover, own = match.cover(*units), [match.cover(u) for u in units]
     return {"soft_cover": cover, "soft_min": min(own), "soft_gain": cover - max(own), "soft_split": match.split(*units)}
 
