@@ -35,12 +35,18 @@ def llm_app(stub: OpenAIStub, test_settings: Settings, neo4j_driver, hipaa_corpu
         yield url
 
 
+# The answer labels (bold runs of the messages' text) in document order.
+LABEL_ORDER = """() => [...document.querySelectorAll('.message-content .font-bold')]
+  .map(e => e.textContent.trim()).filter(t => t === 'Extractive answer' || t === 'LLM answer')"""
+
+
 def _ask(page, question: str) -> None:
     page.locator("#chat-input").fill(question)
     page.locator("#chat-submit").click()
 
 
 def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     questions = [s.question for s in starters_for("hipaa")]
@@ -64,11 +70,13 @@ def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
         assert page.get_by_text("LLM answer").count() == 1
         assert page.get_by_text("Extractive answer").count() >= 2  # one per question
         # Document order, not boxes: a long page of answers may have a label scrolled out of the rendered area.
-        extractive = page.get_by_text("Extractive answer").last.element_handle()
-        llm = page.get_by_text("LLM answer").first.element_handle()
-        llm_after = page.evaluate("([a, b]) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)",
-                                  [extractive, llm])
-        assert llm_after, "the extractive answer came first and stays above the LLM's"
+        # Waited for, not read once: the page re-renders its message list while the answer's elements arrive.
+        try:
+            page.wait_for_function(f"() => {{ const l = ({LABEL_ORDER})(); return l.at(-1) === 'LLM answer' && l.at(-2) === 'Extractive answer'; }}",
+                                   timeout=10_000)
+        except PlaywrightTimeout:
+            pytest.fail(f"the extractive answer came first and stays above the LLM's; labels in page order: "
+                        f"{page.evaluate(LABEL_ORDER)}")
         assert len(stub.requests) == 2
         SCREENS.mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(1000)
