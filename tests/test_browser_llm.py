@@ -70,7 +70,7 @@ def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
         assert page.get_by_text("LLM answer").count() == 1
         assert page.get_by_text("Extractive answer").count() >= 2  # one per question
         # Document order, not boxes: a long page of answers may have a label scrolled out of the rendered area.
-        # Waited for, not read once: the page re-renders its message list while the answer's elements arrive.
+        # Waited for, not read once: the labels are read while the answers' elements may still be arriving.
         try:
             page.wait_for_function(f"() => {{ const l = ({LABEL_ORDER})(); return l.at(-1) === 'LLM answer' && l.at(-2) === 'Extractive answer'; }}",
                                    timeout=10_000)
