@@ -60,3 +60,20 @@ def test_each_clause_of_a_two_part_question_is_read_on_its_own(reader: TokenRead
     assert match.clause_cover["fee"][0] > match.clause_cover["fee"][1]
     assert match.clause_cover["appeal"][1] > match.clause_cover["appeal"][0]
     assert match.split("fee", "appeal") > match.split("appeal", "appeal")
+
+
+def test_a_failed_reading_is_logged_and_gives_no_match(caplog):
+    from core.answer.signals import Signals
+
+    class Unreadable:
+        def use_query_threads(self) -> None:
+            pass
+
+        @property
+        def embedder(self):
+            raise OSError("model files missing")
+
+    signals = Signals(Unreadable(), np.zeros(3), None, np.zeros(1), np.zeros(1))
+    with caplog.at_level("WARNING", logger="citewalk.signals"):
+        assert signals.soft_match("What must a firm do?", {"u": "A firm must notify."}) is None
+    assert "in-context reading failed" in caplog.text and "model files missing" in caplog.text

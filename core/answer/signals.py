@@ -6,6 +6,7 @@ Optional by design: a retriever without corpus stores (a test fake, a remote met
 """
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ _CLAUSE = re.compile(
     re.I,
 )
 MIN_CLAUSE_WORDS = 3
+
+log = logging.getLogger("citewalk.signals")
 
 _ROWS: dict[int, tuple[object, np.ndarray]] = {}
 _ROWS_LOCK = threading.Lock()
@@ -71,6 +74,7 @@ class Signals:
             self.stores.use_query_threads()
             return soft_match(TokenReader(self.stores.embedder.model), question, texts, clauses(question))
         except Exception:  # noqa: BLE001 — like the other signals, it only sharpens the choice
+            log.warning("in-context reading failed; the answer is chosen without it", exc_info=True)
             return None
 
     def vector_of(self, unit_id: str) -> np.ndarray | None:
@@ -94,4 +98,6 @@ def signals_for(deps: AnswerDeps) -> Signals | None:
         return Signals(stores, vectors[0], vectors[1:] if len(vectors) >= 3 else None,
                        stores.dense_scores(vectors[0]), scaled_to_best(lexical))
     except Exception:  # noqa: BLE001 — signals only sharpen the choice; rank and overlap still answer
+        log.warning("answer signals unavailable for corpus %s; the answer is chosen by rank and overlap",
+                    deps.corpus, exc_info=True)
         return None
