@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader
@@ -29,23 +30,42 @@ class Evidence:
 
 @dataclass
 class EvidenceLedger:
-    """Everything the run has actually retrieved; the validator accepts citations of these ids only."""
+    """Everything the run has actually retrieved; the validator accepts citations of these ids only.
 
-    units: dict[str, Evidence] = field(default_factory=dict)
-    edges: dict[tuple[str, str, str], Edge] = field(default_factory=dict)
+    One model response's tool calls run at once in worker threads, and the answer's selection iterates the
+    ledger: every write replaces `units` / `edges` with a new mapping under the lock (copy on write), so a
+    reader always iterates a snapshot no thread changes. The ledger holds tens to hundreds of entries.
+    """
+
+    units: Mapping[str, Evidence] = field(default_factory=lambda: MappingProxyType({}))
+    edges: Mapping[tuple[str, str, str], Edge] = field(default_factory=lambda: MappingProxyType({}))
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, evidence: Evidence) -> None:
+        self.record_all([evidence])
+
+    def record_all(self, found: Iterable[Evidence]) -> None:
+        found = list(found)
         with self._lock:
-            known = self.units.get(evidence.unit.id)
-            # A unit found by search stays a seed even if expansion reaches it again later.
-            if known is None or (evidence.role == "seed" and known.role != "seed"):
-                self.units[evidence.unit.id] = evidence
-            if evidence.via is not None:
-                self.record_edge(evidence.via)
+            units = dict(self.units)
+            for evidence in found:
+                known = units.get(evidence.unit.id)
+                # A unit found by search stays a seed even if expansion reaches it again later.
+                if known is None or (evidence.role == "seed" and known.role != "seed"):
+                    units[evidence.unit.id] = evidence
+            self.units = MappingProxyType(units)
+            self._put_edges(e.via for e in found if e.via is not None)
 
     def record_edge(self, edge: Edge) -> None:
-        self.edges[(edge.source, edge.type, edge.target)] = edge
+        self.record_edges([edge])
+
+    def record_edges(self, edges: Iterable[Edge]) -> None:
+        edges = list(edges)
+        with self._lock:
+            self._put_edges(edges)
+
+    def _put_edges(self, edges: Iterable[Edge]) -> None:
+        self.edges = MappingProxyType({**self.edges, **{(e.source, e.type, e.target): e for e in edges}})
 
     def __contains__(self, unit_id: object) -> bool:
         return unit_id in self.units

@@ -24,8 +24,6 @@ def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitReco
         except Exception:  # noqa: BLE001 — the rules are still quoted, only without their items
             deps.notice(GRAPH_DOWN)
             return {}
-        for parent, kids in items.items():
-            for kid in kids:
-                deps.ledger.record(Evidence(kid, "item", parent))
+        deps.ledger.record_all(Evidence(kid, "item", parent) for parent, kids in items.items() for kid in kids)
         outcome.append(f"{sum(len(k) for k in items.values())} items")
     return items

@@ -59,12 +59,9 @@ def run_search(deps: AnswerDeps, query: str) -> str:
             deps.notice(notice)
         found = [_evidence_of(hit, rank) for rank, hit in enumerate(result.hits, start=1)]
         _use_stored_text(deps, found)
-        for item in found:
-            deps.ledger.record(item)
+        deps.ledger.record_all(found)
         # Edges the retriever walked are stored edges too: the answer may use them as its chain.
-        for hit in result.hits:
-            for edge in (e for p in hit.provenance for e in p.path):
-                deps.ledger.record_edge(edge)
+        deps.ledger.record_edges(e for hit in result.hits for p in hit.provenance for e in p.path)
         outcome.append(f"{len(found)} hits")
     return arrange(found)
 
@@ -107,14 +104,11 @@ def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | No
             unit = units.get(item.unit_id)
             if unit is None or not item.path:
                 continue
-            for edge in item.path:
-                deps.ledger.record_edge(edge)
+            deps.ledger.record_edges(item.path)
             edge = item.path[-1]
             found.append(Evidence(unit, role_for(edge, unit.id), item.seed_id, edge))
-        for evidence in found:
-            deps.ledger.record(evidence)
-        for edge in among:
-            deps.ledger.record_edge(edge)
+        deps.ledger.record_all(found)
+        deps.ledger.record_edges(among)
         counts = Counter(e.via.type for e in found if e.via is not None)
         outcome.append(f"{len(found)} units" + (f" via {', '.join(sorted(counts))}" if counts else ""))
     links = "".join(f"\n  edge: {e.source} —{e.type}→ {e.target}" for e in among)
@@ -135,8 +129,7 @@ def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
                 headings = deps.graph.ancestors(unit_id)
             except Exception:  # noqa: BLE001
                 deps.notice(GRAPH_DOWN)
-    for heading in headings:
-        deps.ledger.record(Evidence(heading, "heading", evidence.seed_id or unit_id))
+    deps.ledger.record_all(Evidence(heading, "heading", evidence.seed_id or unit_id) for heading in headings)
     trail = " › ".join(h.label or h.title or h.id for h in headings)
     return (f"Headings: {trail}\n" if trail else "") + arrange([evidence], text_limit=8000)
 
@@ -160,8 +153,7 @@ def current_version(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
         if law is None:
             return f"{unit_id} is not in the citation graph."
         found = [Evidence(units[e.source], role_for(e, e.source), unit_id, e) for e in law.chain if e.source in units]
-        for evidence in found:
-            deps.ledger.record(evidence)
+        deps.ledger.record_all(found)
         if law.repealed:
             # Shown, never dropped: the answer must say the rule it quotes is no longer in force.
             deps.notice(" ".join(law.lines()[:1]))
