@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from core.domain import Edge, EdgeType, LegalUnit
+from core.domain import Edge, EdgeType, LegalUnit, StoreError
 
 INACTIVE = frozenset({"repealed", "expired", "revoked", "superseded"})
 # Actions that take the unit's words out of force, and those that put new words in their place.
@@ -262,7 +262,7 @@ def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
     for unit_id in unit_ids:
         try:
             law = graph.current_law(unit_id)
-        except Exception:  # noqa: BLE001 — the caveat is extra; the answer stands without it
+        except StoreError:  # the caveat is extra; the answer stands without it
             return out
         if law is None:
             continue

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.domain import StoreError
 from core.settings import Settings
 from core.stores.embedding_cache import EmbeddingCache
 
@@ -15,7 +16,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-class EmbeddingModelError(RuntimeError):
+class EmbeddingModelError(StoreError):
     pass
 
 

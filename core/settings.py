@@ -8,6 +8,7 @@ from pydantic import AliasChoices, BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from core.analyzers import AUTO, get_analyzer
+from core.domain import SettingsError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +57,7 @@ class Settings(BaseSettings):
             try:
                 get_analyzer(value)
             except ValueError as exc:
-                raise ValueError(f"CITEWALK_LEXICAL_ANALYZER: {exc}") from None
+                raise SettingsError(f"CITEWALK_LEXICAL_ANALYZER: {exc}") from None
         return value
 
     # Chat app (issue #5). DATABASE_URL (PostgreSQL) over the SQLite file in the data dir.

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.domain import IngestError
 from ingest.parsers.adgm import AdgmFormat
 from ingest.parsers.base import CorpusFormat
 from ingest.parsers.generic.format import generic_formats
 from ingest.parsers.hipaa import HipaaFormat
 
 
-class UnknownFormatError(ValueError):
+class UnknownFormatError(IngestError, ValueError):
     pass
 
 

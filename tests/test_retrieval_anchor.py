@@ -1,6 +1,7 @@
 """Topic anchors: the rule extractor, and the LLM path through pydantic-ai test models."""
 from __future__ import annotations
 
+from pydantic_ai import ModelHTTPError
 from pydantic_ai.messages import ModelResponse, ToolCallPart
 from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.models.test import TestModel
@@ -55,7 +56,7 @@ def test_llm_path_sees_the_question_and_falls_back_on_failure(test_settings):
     assert QUESTION in seen[0]
 
     def broken(messages, info):
-        raise RuntimeError("endpoint down")
+        raise ModelHTTPError(503, "local", "endpoint down")
 
     fallback = LLMAnchorExtractor(test_settings, model=FunctionModel(broken)).extract(QUESTION)
     assert fallback.source == "rules" and "7.2.1" in fallback.topic

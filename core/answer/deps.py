@@ -1,6 +1,7 @@
 """Per-run dependencies: the stores, the settings, and the evidence ledger every tool writes to."""
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -10,10 +11,13 @@ from types import MappingProxyType
 
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader
-from core.domain import Edge, Step
+from core.domain import Edge, Step, StoreError
 from core.retrieval.base import Retriever
 from core.settings import Settings
+from core.stores.graph_reader import UNAVAILABLE
 from core.stores.queries import UnitRecord
+
+log = logging.getLogger("citewalk.answer")
 
 
 @dataclass
@@ -95,6 +99,11 @@ class AnswerDeps:
         if text not in self.notices:
             self.notices.append(text)
             self.emit(NoticeEvent(text=text))
+
+    def graph_failed(self, exc: StoreError, doing: str) -> None:
+        """A graph read failed mid-run (Neo4j went away): logged, and the user told the answer is search-only."""
+        log.warning("%s: %s; the answer goes on from search alone", doing, exc)
+        self.notice(UNAVAILABLE)
 
     @contextmanager
     def step(self, name: Step, detail: str = "") -> Iterator[list[str]]:

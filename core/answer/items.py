@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.answer.tools import GRAPH_DOWN
-from core.domain import Step
+from core.domain import Step, StoreError
 from core.stores.queries import UnitRecord
 
 
@@ -21,8 +20,8 @@ def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitReco
             nested = [i.id for kids in items.values() for i in kids if is_lead_in(i.text)]
             if nested:
                 items.update(deps.graph.children(nested))
-        except Exception:  # noqa: BLE001 — the rules are still quoted, only without their items
-            deps.notice(GRAPH_DOWN)
+        except StoreError as exc:  # the rules are still quoted, only without their items
+            deps.graph_failed(exc, "reading the items of cited provisions")
             return {}
         deps.ledger.record_all(Evidence(kid, "item", parent) for parent, kids in items.items() for kid in kids)
         outcome.append(f"{sum(len(k) for k in items.values())} items")

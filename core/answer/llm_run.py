@@ -5,9 +5,11 @@ wait is bounded by `budget_s` (the SDK's own retries and per-request timeouts si
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from pydantic_ai import (
+    AgentRunError,
     ModelHTTPError,
     ModelRequestTimeout,
     ModelTimeoutError,
@@ -35,6 +37,10 @@ from core.answer.models import AttributedAnswer, LlmRun
 from core.answer.partial import OUTPUT_TOOL, stream_partial_answer
 
 SAID_CHARS = 200
+log = logging.getLogger("citewalk.answer")
+# What a model endpoint does when it is down, slow, over its limits or answers nonsense; pydantic-ai wraps the
+# SDK's HTTP and validation failures in AgentRunError. Anything else ending an LLM run is a bug in our tools.
+MODEL_FAULTS = (AgentRunError, TimeoutError, OSError)
 
 
 def fault(exc: BaseException) -> str:
@@ -82,7 +88,9 @@ async def run_llm(deps: AnswerDeps, model: Model, budget_s: float, stream: bool)
                 event_stream_handler=stream_partial_answer if stream else None, timeout=budget_s,
             )
             answer = result.output
-        except Exception as exc:  # noqa: BLE001 — any model fault ends in the extractive answer, never a crash
+        except Exception as exc:  # noqa: BLE001 — any failure ends in the extractive answer, never a crash
+            if not isinstance(exc, MODEL_FAULTS):
+                log.exception("the LLM run with %s failed on a bug, not a model fault", model.model_name)
             run = run.model_copy(update={"fallback": fault(exc)})
     run = _counted(run, messages)
     return answer, run.model_copy(update={"elapsed_ms": round((time.perf_counter() - started) * 1000, 1)})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -29,10 +30,11 @@ from core.answer.llm_run import run_llm
 from core.answer.models import AnswerEnvelope, AttributedAnswer, LlmRun
 from core.answer.questions import clean_question, question_problem
 from core.answer.stores import Stores, open_stores
-from core.domain import TOOL_STEPS, Step
+from core.domain import TOOL_STEPS, CitewalkError, Step
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
 
+log = logging.getLogger("citewalk.answer")
 # Below this an LLM cannot even finish one request on a local server: give the extractive answer straight away.
 MIN_LLM_BUDGET_S = 1.0
 # Kept back from the LLM's budget for cancelling its request and handing over the answer, so that the whole
@@ -64,6 +66,11 @@ async def run_extractive(deps: AnswerDeps) -> AttributedAnswer:
     result = await answer_agent().run(f"Question: {deps.question}", deps=deps, model=extractive_model(deps),
                                       usage_limits=USAGE_LIMITS)
     return result.output
+
+
+def internal_error(exc: BaseException) -> str:
+    return (f"Citewalk could not answer: an internal error ({type(exc).__name__}) stopped the run; "
+            "it is logged on the server.")
 
 
 def _rejected(question: str, corpus: str, choice: ModelChoice, method: str, message: str) -> AnswerEnvelope:
@@ -140,7 +147,17 @@ async def answer_question_async(
     if stores.graph_notice:
         deps.notice(stores.graph_notice)
     shared_notices = list(deps.notices)
-    envelope = await run.extractive(deps)
+    try:
+        envelope = await run.extractive(deps)
+    except CitewalkError as exc:  # a store or model the run needs failed in a way it can name: say what
+        envelope = _rejected(question, corpus, choice, method, f"Citewalk could not answer: {exc}")
+        on_event(Finished(envelope=envelope))
+        return envelope
+    except Exception as exc:  # noqa: BLE001 — the run's boundary: a bug is logged in full and the user told
+        log.exception("answering a question on corpus %r failed", corpus)
+        envelope = _rejected(question, corpus, choice, method, internal_error(exc))
+        on_event(Finished(envelope=envelope))
+        return envelope
     if not choice.extractive:
         on_event(ProvisionalAnswer(envelope=envelope))
         llm_deps = replace(deps, ledger=EvidenceLedger(), notices=list(shared_notices), timings_ms={})

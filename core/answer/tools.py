@@ -7,7 +7,7 @@ from pydantic_ai import RunContext
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
-from core.domain import CITATION_EDGE_TYPES, EdgeType, Step
+from core.domain import CITATION_EDGE_TYPES, EdgeType, Step, StoreError
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
 from core.stores.graph_reader import UNAVAILABLE
 from core.stores.queries import UnitRecord
@@ -37,8 +37,8 @@ def _use_stored_text(deps: AnswerDeps, found: list[Evidence]) -> None:
         return
     try:
         stored = deps.graph.fetch_units(e.unit.id for e in found)
-    except Exception:  # noqa: BLE001 — the retriever's text is the best there is when the graph is down
-        deps.notice(GRAPH_DOWN)
+    except StoreError as exc:  # the retriever's text is the best there is when the graph is down
+        deps.graph_failed(exc, "reading the stored text of search hits")
         return
     for item in found:
         if item.unit.id in stored:
@@ -96,8 +96,8 @@ def run_follow(deps: AnswerDeps, unit_ids: list[str], edge_types: list[str] | No
             # may cite one ranked 2nd, and such a pair is what a cross-reference question asks for.
             held = list(dict.fromkeys([*deps.ledger.ids(), *units]))
             among = deps.graph.edges_among(held, types)
-        except Exception:  # noqa: BLE001 — a graph failure mid-run degrades like a graph that is down
-            deps.notice(GRAPH_DOWN)
+        except StoreError as exc:  # a graph failure mid-run degrades like a graph that is down
+            deps.graph_failed(exc, "following citations")
             return "The citation graph is unavailable; answer from the search results."
         found: list[Evidence] = []
         for item in reached:
@@ -127,8 +127,8 @@ def read_unit(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
         with deps.step(Step.READ, f"reading {evidence.unit.label or unit_id}"):
             try:
                 headings = deps.graph.ancestors(unit_id)
-            except Exception:  # noqa: BLE001
-                deps.notice(GRAPH_DOWN)
+            except StoreError as exc:
+                deps.graph_failed(exc, "reading headings")
     deps.ledger.record_all(Evidence(heading, "heading", evidence.seed_id or unit_id) for heading in headings)
     trail = " › ".join(h.label or h.title or h.id for h in headings)
     return (f"Headings: {trail}\n" if trail else "") + arrange([evidence], text_limit=8000)
@@ -147,8 +147,8 @@ def current_version(ctx: RunContext[AnswerDeps], unit_id: str) -> str:
         try:
             law = deps.graph.current_law(unit_id)
             units = deps.graph.fetch_units(e.source for e in law.chain) if law is not None else {}
-        except Exception:  # noqa: BLE001
-            deps.notice(GRAPH_DOWN)
+        except StoreError as exc:
+            deps.graph_failed(exc, "reading current law")
             return "The citation graph is unavailable."
         if law is None:
             return f"{unit_id} is not in the citation graph."

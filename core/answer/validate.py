@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from core.answer.deps import AnswerDeps
 from core.answer.models import AttributedAnswer, RuleClaims
-from core.domain import Edge, EdgeType
+from core.domain import Edge, EdgeType, StoreError
 
 _EDGE_TYPES = {t.value for t in EdgeType}
 
@@ -54,7 +54,8 @@ def _bad_edges(edges: list[Edge], deps: AnswerDeps) -> list[Edge]:
     if unseen and deps.graph is not None:
         try:
             confirmed = deps.graph.existing_edges([Edge(source=e.source, type=e.type, target=e.target) for e in unseen])
-        except Exception:  # noqa: BLE001 — an edge we cannot confirm is treated as not there
+        except StoreError as exc:  # an edge we cannot confirm is treated as not there
+            deps.graph_failed(exc, "confirming chain edges")
             confirmed = set()
     ok = {id(e) for e in candidates if (e.source, e.type, e.target) in deps.ledger.edges or (e.source, e.type, e.target) in confirmed}
     return [e for e in edges if id(e) not in ok]

@@ -7,12 +7,15 @@ to the deterministic one on any failure.
 """
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
 from core.settings import Settings
+
+log = logging.getLogger("citewalk.retrieval")
 
 
 class TopicAnchor(BaseModel):
@@ -104,12 +107,17 @@ class LLMAnchorExtractor:
         self.agent = Agent(model or _openai_model(settings), output_type=TopicAnchor, instructions=ANCHOR_INSTRUCTIONS)
 
     def extract(self, question: str) -> TopicAnchor:
+        from pydantic_ai.exceptions import AgentRunError
         from pydantic_ai.settings import ModelSettings
 
+        # What a model endpoint does when it is down, slow, over its limits or answers nonsense (pydantic-ai
+        # wraps the SDK's HTTP and validation failures in AgentRunError); anything else is a bug, not caught here.
+        model_faults = (AgentRunError, TimeoutError, OSError)
         try:
             result = self.agent.run_sync(question, model_settings=ModelSettings(timeout=self.settings.llm_timeout_s))
             return result.output.model_copy(update={"source": "llm"})
-        except Exception:  # a model outage must not stop retrieval: the rules still give an anchor
+        except model_faults as exc:  # a model outage must not stop retrieval: the rules still give an anchor
+            log.warning("topic anchor from the rules: the model failed (%s: %s)", type(exc).__name__, str(exc)[:200])
             return self.fallback.extract(question)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.domain import RetrievalError
 from core.retrieval.base import DEFAULT_METHOD, Retriever
 from core.retrieval.bm25 import BM25Retriever
 from core.retrieval.citewalk import CitewalkRetriever
@@ -12,6 +13,11 @@ from core.retrieval.hybrid import HybridRetriever
 from core.retrieval.refwalk import RefWalkRetriever
 from core.retrieval.vihermes import ViHermesRetriever
 from core.settings import Settings
+
+
+class UnknownMethodError(RetrievalError, KeyError):
+    pass
+
 
 Factory = Callable[[Settings, RetrievalConfig], Retriever]
 
@@ -36,5 +42,5 @@ def _named(retriever: Retriever, name: str) -> Retriever:
 
 def get_retriever(name: str, settings: Settings, config: RetrievalConfig | None = None) -> Retriever:
     if name not in RETRIEVERS:
-        raise KeyError(f"unknown retrieval method {name!r}; choose from {', '.join(RETRIEVERS)}")
+        raise UnknownMethodError(f"unknown retrieval method {name!r}; choose from {', '.join(RETRIEVERS)}")
     return RETRIEVERS[name](settings, config or RetrievalConfig())

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from core.domain import StoreError
 from core.settings import Settings
 
 if TYPE_CHECKING:  # types only: chromadb itself is imported where a client is opened, as before
@@ -15,7 +16,7 @@ if TYPE_CHECKING:  # types only: chromadb itself is imported where a client is o
     from chromadb.api.types import Metadata
 
 
-class VectorStoreError(RuntimeError):
+class VectorStoreError(StoreError):
     pass
 
 

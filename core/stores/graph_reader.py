@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from neo4j import Driver
 
+from core.domain import StoreError
 from core.settings import Settings
 from core.stores.neo4j_store import connect
 
@@ -29,7 +30,7 @@ RECONNECT_EVERY_S = 5.0
 UNAVAILABLE = "Citation graph unavailable: results come from search alone, without following citations, until it is back."
 
 
-class GraphUnavailable(RuntimeError):
+class GraphUnavailable(StoreError):
     """Neo4j could not be reached (now, or moments ago); the message says why."""
 
 

@@ -13,11 +13,11 @@ from typing import Any
 from neo4j import Driver, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
-from core.domain import Document, Edge, EdgeType, ExternalRef, LegalUnit
+from core.domain import Document, Edge, EdgeType, ExternalRef, LegalUnit, StoreError
 from core.settings import Settings, neo4j_connection
 
 
-class GraphStoreError(RuntimeError):
+class GraphStoreError(StoreError):
     pass
 
 

@@ -9,6 +9,7 @@ from core.current_law import CurrentLaw
 from core.domain import Edge
 from core.lexical import tokenize
 from core.retrieval.base import RetrievalRequest, RetrievalResult, RetrievedUnit, Retriever
+from core.stores.graph_reader import GraphUnavailable
 from core.stores.queries import Reached, UnitRecord
 
 UNITS = {
@@ -65,7 +66,7 @@ class FakeGraph:
 
     def _check(self) -> None:
         if self.down:
-            raise ConnectionError("graph down")
+            raise GraphUnavailable("graph down")
 
     def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
         self._check()

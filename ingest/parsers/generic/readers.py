@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.domain import normalize_text
+from core.domain import IngestError, normalize_text
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = (*TEXT_EXTENSIONS, ".docx", ".pdf")
@@ -47,7 +47,7 @@ class Line:
     heading: int | None = None
 
 
-class ReadError(Exception):
+class ReadError(IngestError):
     """A file that cannot be turned into text; the message is one line: the problem and the fix."""
 
 
