@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,24 +28,9 @@ MIN_CLAUSE_WORDS = 3
 
 log = logging.getLogger("citewalk.signals")
 
-_ROWS: dict[int, tuple[object, np.ndarray]] = {}
-_ROWS_LOCK = threading.Lock()
-
 
 def clauses(question: str) -> list[str]:
     return [p.strip() for p in _CLAUSE.split(question) if len(p.split()) >= MIN_CLAUSE_WORDS]
-
-
-def _first_rows(stores: CorpusStores) -> np.ndarray:
-    """Unit index → row of its first window (the unit's own vector), cached per stores object."""
-    with _ROWS_LOCK:
-        cached = _ROWS.get(id(stores))
-        if cached is None or cached[0] is not stores:
-            units, rows = np.unique(stores.window_unit, return_index=True)
-            first = np.full(len(stores.unit_ids), -1, dtype=np.int64)
-            first[units] = rows
-            cached = _ROWS[id(stores)] = (stores, first)
-        return cached[1]
 
 
 @dataclass
@@ -81,7 +65,7 @@ class Signals:
         i = self._index(unit_id)
         if i is None:
             return None
-        row = _first_rows(self.stores)[i]
+        row = self.stores.first_rows[i]
         return self.stores.window_matrix[row] if row >= 0 else None
 
 

@@ -97,6 +97,15 @@ class CorpusStores:
         mask[first] = True
         return mask
 
+    @cached_property
+    def first_rows(self) -> np.ndarray:
+        """Unit index → row of its first window (the unit's own vector), -1 for a unit without one. Kept on the
+        stores themselves: a cache beside them would keep every set a reload replaced alive."""
+        units, rows = np.unique(self.window_unit, return_index=True)
+        first = np.full(len(self.unit_ids), -1, dtype=np.int64)
+        first[units] = rows
+        return first
+
     def lexical_scores(self, text: str) -> np.ndarray:
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
         raw = self.lexical.scores(text)
@@ -176,7 +185,7 @@ class CorpusStores:
 
     def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self.first_windows
+        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows
         return self
 
 
