@@ -9,24 +9,16 @@ import weakref
 import numpy as np
 
 from core.answer.signals import Signals
-from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
 from core.settings import get_settings
-from core.stores.graph_reader import reader_for
+from tests.support.corpus_stores import built_stores
 
 UNITS, WINDOWS, DIM = 2000, 5000, 384  # ~7.7 MB of vectors per generation
 
 
 def _generation(n: int) -> CorpusStores:
-    """One reload's stores: what CorpusStores.open builds, without a corpus on disk (vectors are what weigh)."""
-    rng = np.random.default_rng(n)
-    window_unit = np.sort(rng.integers(0, UNITS, WINDOWS))
-    return CorpusStores(
-        settings=get_settings(), corpus="pinning", config=RetrievalConfig(), lexical=None,  # type: ignore[arg-type]
-        embedder=None, collection=None, graph=reader_for(get_settings()),  # type: ignore[arg-type]
-        unit_ids=[f"u{i}" for i in range(UNITS)], units={}, window_matrix=rng.random((WINDOWS, DIM), dtype=np.float32),
-        window_unit=window_unit, lexical_to_unit=np.arange(UNITS), index={f"u{i}": i for i in range(UNITS)},
-    )
+    """One reload's stores (vectors are what weigh)."""
+    return built_stores(get_settings(), "pinning", units=UNITS, windows=WINDOWS, dim=DIM, seed=n)
 
 
 def _ask(stores: CorpusStores) -> None:

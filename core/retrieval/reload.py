@@ -25,7 +25,10 @@ class _Opened:
 
 _OPEN: dict[tuple, _Opened] = {}
 log = logging.getLogger("citewalk.stores")
+# Guards the registry only, never an opening: a cold corpus takes ~10 s to open and questions on the others go on.
 _OPEN_LOCK = threading.Lock()
+# One opener per corpus: questions that arrive while it opens wait for that opening instead of starting theirs.
+_OPENERS: dict[tuple, threading.Lock] = {}
 
 
 def ingest_stamp(settings: Settings, corpus: str) -> int | None:
@@ -47,13 +50,21 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
     stamp = ingest_stamp(settings, corpus)
     with _OPEN_LOCK:
         opened = _OPEN.get(key)
-        if opened is None:
+        if opened is not None:
+            if _stale(opened, stamp) and not opened.reloading:
+                opened.reloading = True
+                threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
+                                 name=f"reload-{corpus}").start()
+            return opened.stores
+        opener = _OPENERS.setdefault(key, threading.Lock())
+    with opener:
+        with _OPEN_LOCK:
+            opened = _OPEN.get(key)
+        if opened is None:  # first here: open (an exception leaves it to the next question to try again)
             started = time.monotonic()
-            opened = _OPEN[key] = _Opened(CorpusStores.open(settings, corpus, config), stamp, started)
-        elif _stale(opened, stamp) and not opened.reloading:
-            opened.reloading = True
-            threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
-                             name=f"reload-{corpus}").start()
+            stores = CorpusStores.open(settings, corpus, config)
+            with _OPEN_LOCK:
+                opened = _OPEN[key] = _Opened(stores, stamp, started)
         return opened.stores
 
 

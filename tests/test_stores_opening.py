@@ -1,0 +1,84 @@
+"""Opening a corpus's stores: a cold corpus opening (~10 s for a large one) must not stall questions on a warm
+corpus, and a corpus is opened once however many questions arrive while it opens."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.retrieval import reload
+from core.retrieval.config import RetrievalConfig
+from core.retrieval.stores import CorpusStores
+from core.settings import Settings, get_settings
+from tests.support.corpus_stores import built_stores
+
+
+class Opener:
+    """Stands in for CorpusStores.open (Chroma, BM25 and Neo4j reads): a cold corpus opens when released."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls: list[str] = []
+        self.configs: list[RetrievalConfig | None] = []
+
+    def __call__(self, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+        self.calls.append(corpus)
+        self.configs.append(config)
+        if corpus.startswith("cold"):
+            assert self.release.wait(20), "the cold corpus was never released"
+        return built_stores(settings, corpus, config)
+
+
+@pytest.fixture
+def opener(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Opener]:
+    fake = Opener()
+    monkeypatch.setattr(CorpusStores, "open", fake)
+    yield fake
+    fake.release.set()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return get_settings().model_copy(update={"data_dir": tmp_path})  # keys of its own in the process registry
+
+
+def test_warm_corpus_answers_while_a_cold_one_opens(opener: Opener, settings: Settings) -> None:
+    warm = reload.open_stores(settings, "warm")
+    cold = threading.Thread(target=reload.open_stores, args=(settings, "cold"), daemon=True)
+    cold.start()
+    while "cold" not in opener.calls:
+        time.sleep(0.01)
+    started = time.monotonic()
+    assert reload.open_stores(settings, "warm") is warm
+    assert time.monotonic() - started < 1.0, "the warm corpus waited for the cold one to open"
+    opener.release.set()
+    cold.join(10)
+    assert not cold.is_alive()
+
+
+def test_a_cold_corpus_is_opened_once(opener: Opener, settings: Settings) -> None:
+    got: list[CorpusStores] = []
+    askers = [threading.Thread(target=lambda: got.append(reload.open_stores(settings, "cold-once"))) for _ in range(5)]
+    for asker in askers:
+        asker.start()
+    time.sleep(0.3)
+    opener.release.set()
+    for asker in askers:
+        asker.join(10)
+    assert opener.calls.count("cold-once") == 1
+    assert len(got) == 5 and all(s is got[0] for s in got)
+
+
+def test_a_failed_open_is_retried_by_the_next_question(opener: Opener, settings: Settings,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+        raise OSError("chroma folder unreadable")
+
+    monkeypatch.setattr(CorpusStores, "open", broken)
+    with pytest.raises(OSError):
+        reload.open_stores(settings, "flaky")
+    monkeypatch.setattr(CorpusStores, "open", opener)
+    assert reload.open_stores(settings, "flaky").corpus == "flaky"
