@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from core.retrieval import reload
+from core.retrieval.citewalk import CitewalkRetriever
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.rerank_api import rerank
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings, get_settings
 from tests.support.corpus_stores import built_stores
@@ -29,7 +31,7 @@ class Opener:
         self.configs.append(config)
         if corpus.startswith("cold"):
             assert self.release.wait(20), "the cold corpus was never released"
-        return built_stores(settings, corpus, config)
+        return built_stores(settings, corpus, config, searchable=corpus == "configured")
 
 
 @pytest.fixture
@@ -82,3 +84,14 @@ def test_a_failed_open_is_retried_by_the_next_question(opener: Opener, settings:
         reload.open_stores(settings, "flaky")
     monkeypatch.setattr(CorpusStores, "open", opener)
     assert reload.open_stores(settings, "flaky").corpus == "flaky"
+
+
+def test_stores_open_with_the_retrievers_configuration(opener: Opener, settings: Settings) -> None:
+    plain = RetrievalConfig(context_depth=0, stem_share=0.2)
+    retriever = CitewalkRetriever(settings, plain)
+    assert retriever.corpus_stores("configured").config == plain
+    default = CitewalkRetriever(settings).corpus_stores("configured")
+    assert default.config == RetrievalConfig()  # another configuration, other stores: never the first one's
+    assert rerank("records", "configured", [], settings=settings, config=plain).method == "rerank"
+    assert opener.calls.count("configured") == 2  # rerank found the stores the plain retriever opened
+    assert opener.configs == [plain, RetrievalConfig()]

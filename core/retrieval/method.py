@@ -24,7 +24,7 @@ class CorpusRetriever(Retriever):
         self.config = config or RetrievalConfig()
 
     def stores(self, corpus: str) -> CorpusStores:
-        return open_stores(self.settings, corpus)
+        return open_stores(self.settings, corpus, self.config)
 
     def corpus_stores(self, corpus: str) -> CorpusStores:
         return self.stores(corpus)

@@ -40,13 +40,17 @@ def ingest_stamp(settings: Settings, corpus: str) -> int | None:
 
 
 def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-    """Opened once per (data dir, corpus, Neo4j address) per process and shared by every retriever.
+    """Opened once per (data dir, corpus, Neo4j address, retrieval configuration) per process and shared by every
+    retriever of that configuration: the stores read it (heading depth, query threads, fusion shares), so a
+    retriever's configuration is the one its stores hold, never that of whoever opened them first.
 
     A finished re-ingest (new ingest stamp), or Neo4j back after stores were opened without it, starts a
     reload in the background; questions keep using the current stores until the new ones are ready, so
     nobody waits the ~10 s a large corpus takes to open.
     """
-    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    config = config or RetrievalConfig()
+    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host,
+           config.model_dump_json())
     stamp = ingest_stamp(settings, corpus)
     with _OPEN_LOCK:
         opened = _OPEN.get(key)

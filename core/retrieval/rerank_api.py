@@ -49,7 +49,7 @@ def rerank(
     settings = settings or get_settings()
     cfg = config or RetrievalConfig()
     started = time.perf_counter()
-    stores = open_stores(settings, corpus)
+    stores = open_stores(settings, corpus, cfg)
     query = Query(stores, RetrievalRequest(question=question, corpus=corpus, k=k, filters=filters or Filters()))
     theirs = _normalised([h for h in hits if h.unit_id in stores.index])
     unknown = [h.unit_id for h in hits if h.unit_id not in stores.index]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.embeddings import get_embedder
+from core.lexical import LexicalIndex
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
@@ -10,13 +12,17 @@ from core.stores.graph_reader import reader_for
 
 
 def built_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None, *, units: int = 50,
-                 windows: int = 80, dim: int = 8, seed: int = 0) -> CorpusStores:
-    """What CorpusStores.open builds, minus the indexes a test of holding and opening stores never reads."""
+                 windows: int = 80, dim: int = 8, seed: int = 0, searchable: bool = False) -> CorpusStores:
+    """What CorpusStores.open builds; `searchable` adds a real BM25 index and the embedding model (a question can be
+    scored), otherwise the indexes a test of holding and opening stores never reads are left out."""
     rng = np.random.default_rng(seed)
     ids = [f"u{i}" for i in range(units)]
+    lexical = LexicalIndex.build(ids, [f"rule {i} on records" for i in range(units)]) if searchable else None
+    embedder = get_embedder(settings) if searchable else None
+    dim = int(embedder.model.encode(["x"]).shape[-1]) if embedder is not None else dim
     return CorpusStores(
-        settings=settings, corpus=corpus, config=config or RetrievalConfig(), lexical=None,  # type: ignore[arg-type]
-        embedder=None, collection=None, graph=reader_for(settings),  # type: ignore[arg-type]
+        settings=settings, corpus=corpus, config=config or RetrievalConfig(), lexical=lexical,  # type: ignore[arg-type]
+        embedder=embedder, collection=None, graph=reader_for(settings),  # type: ignore[arg-type]
         unit_ids=ids, units={}, window_matrix=rng.random((windows, dim), dtype=np.float32),
         window_unit=np.sort(rng.integers(0, units, windows)), lexical_to_unit=np.arange(units),
         index={u: i for i, u in enumerate(ids)},
