@@ -183,7 +183,11 @@ async def stream_answer(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
     stores: Stores | None = None,
 ) -> AsyncIterator[AnswerEvent]:
-    """Yields events as the run makes progress; the last one is Finished with the envelope."""
+    """Yields events as the run makes progress; the last one is Finished with the envelope.
+
+    Closed early (the client went away, the consumer's handler raised), it cancels the run and waits for it to
+    stop, so nobody's question keeps the CPU and the model busy; consumers close it with `contextlib.aclosing`.
+    """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[AnswerEvent | None] = asyncio.Queue()
 
@@ -199,6 +203,14 @@ async def stream_answer(
             loop.call_soon_threadsafe(queue.put_nowait, None)
 
     task = asyncio.create_task(produce())
-    while (event := await queue.get()) is not None:
-        yield event
+    finished = False
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+        finished = True
+    finally:
+        if not finished:
+            task.cancel()
+            # The run's own failure, if any, matters less than why the stream was closed: that one propagates.
+            await asyncio.gather(task, return_exceptions=True)
     await task

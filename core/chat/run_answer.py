@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 
 import chainlit as cl
 from neo4j import Driver
@@ -32,11 +33,12 @@ async def chat_envelope(
     """The chat's answer with its progress events; what the chat shows and what `POST /api/ask` returns meet here."""
     stores = await asyncio.to_thread(chat_stores, settings, options)
     envelope: AnswerEnvelope | None = None
-    async for event in stream_answer(question, options.corpus, settings, method=options.method, stores=stores):
-        if isinstance(event, Finished):
-            envelope = event.envelope
-        else:
-            await on_event(event)
+    async with aclosing(stream_answer(question, options.corpus, settings, method=options.method, stores=stores)) as events:
+        async for event in events:
+            if isinstance(event, Finished):
+                envelope = event.envelope
+            else:
+                await on_event(event)  # when it raises (the client went away), aclosing stops the run
     return envelope
 
 
