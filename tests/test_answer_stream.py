@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import pytest
 from pydantic_ai.messages import ModelMessage
@@ -40,7 +40,7 @@ def _settings() -> Settings:
     return get_settings().model_copy(update={"llm_deadline_s": 30.0})
 
 
-def _stream(model: SlowModel) -> AsyncIterator[AnswerEvent]:
+def _stream(model: SlowModel) -> AsyncGenerator[AnswerEvent, None]:
     return stream_answer(QUESTION, "fake", _settings(), model=model.model(),
                          stores=Stores(FakeRetriever(), FakeGraph()))
 

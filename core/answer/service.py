@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
 
 from pydantic_ai.models import Model
@@ -182,7 +182,7 @@ def answer_question(
 async def stream_answer(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
     stores: Stores | None = None,
-) -> AsyncIterator[AnswerEvent]:
+) -> AsyncGenerator[AnswerEvent, None]:
     """Yields events as the run makes progress; the last one is Finished with the envelope.
 
     Closed early (the client went away, the consumer's handler raised), it cancels the run and waits for it to
