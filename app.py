@@ -79,7 +79,7 @@ async def _corpora() -> list[str]:
     # Neo4j down at chat start: the chat still opens, and says so in the same words as the answers will.
     if notice := await asyncio.to_thread(graph.notice):
         await cl.Message(content=f"Note: {notice}").send()
-    return picker_corpora(settings)
+    return await asyncio.to_thread(picker_corpora, settings)  # lists the data dir: not on the loop
 
 
 @cl.on_chat_start

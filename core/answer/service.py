@@ -142,7 +142,9 @@ async def answer_question_async(
         envelope = _rejected(question, corpus, choice, method, problem)
         on_event(Finished(envelope=envelope))
         return envelope
-    stores = stores or open_stores(settings, corpus, method)
+    # Opening connects to Neo4j and may load a corpus (~10 s): never on the loop, which serves every other chat.
+    if stores is None:
+        stores = await asyncio.to_thread(open_stores, settings, corpus, method)
     deps = AnswerDeps(settings, corpus, clean_question(question), stores.retriever, stores.graph, emit=on_event)
     if stores.graph_notice:
         deps.notice(stores.graph_notice)

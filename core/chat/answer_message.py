@@ -1,6 +1,8 @@
 """The answer as a Chainlit message: Markdown body, rule-card and graph elements, and the Copy-link action."""
 from __future__ import annotations
 
+import asyncio
+
 import chainlit as cl
 
 from core.chat.element_faults import add_notice, send_each
@@ -54,7 +56,8 @@ async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: b
     message.actions = [copy_link_action()]
     message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
     await (message.update() if streamed else message.send())
-    message.elements, problems = await send_each(message.id, answer_elements(view))
+    elements = await asyncio.to_thread(answer_elements, view)  # the graph's HTML is rendered by pyvis: not on the loop
+    message.elements, problems = await send_each(message.id, elements)
     if problems:
         await add_notice(message, problems)
     return message

@@ -1,10 +1,12 @@
 """Element storage on local disk, so Chainlit's SQLAlchemy data layer persists elements (answer cards, graph).
 
 Custom elements render from their props (kept in the elements table); the file copy exists because the data
-layer refuses to persist an element without a storage client. Nothing here is served over HTTP.
+layer refuses to persist an element without a storage client. Nothing here is served over HTTP. The disk is
+touched from a worker thread: the event loop serves every chat of the process.
 """
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +29,11 @@ class LocalStorageClient(BaseStorageClient):
         content_disposition: str | None = None,
     ) -> dict[str, Any]:
         path = self._path(object_key)
-        if path.exists() and not overwrite:
-            return {"object_key": object_key, "url": ""}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data.encode() if isinstance(data, str) else data)
+        await asyncio.to_thread(_write, path, data.encode() if isinstance(data, str) else data, overwrite)
         return {"object_key": object_key, "url": ""}
 
     async def delete_file(self, object_key: str) -> bool:
-        path = self._path(object_key)
-        path.unlink(missing_ok=True)
+        await asyncio.to_thread(self._path(object_key).unlink, missing_ok=True)
         return True
 
     async def get_read_url(self, object_key: str) -> str:
@@ -43,3 +41,10 @@ class LocalStorageClient(BaseStorageClient):
 
     async def close(self) -> None:
         return None
+
+
+def _write(path: Path, data: bytes, overwrite: bool) -> None:
+    if path.exists() and not overwrite:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
