@@ -45,9 +45,12 @@ def test_opening_stores_leaves_the_loop_free(monkeypatch: pytest.MonkeyPatch) ->
         time.sleep(BLOCKS_S)  # what connecting to Neo4j and loading a corpus costs, on the caller's thread
         return Stores(FakeRetriever(), FakeGraph())
 
+    question = "Must a Recognised Body notify the Regulator?"
+    # The agent's first run in a process builds its schemas and loads price tables on the loop (~0.7 s, the app's
+    # warm-up pays it): done here first, so that what is measured is the opening alone.
+    service.answer_question(question, "fake", get_settings(), model="extractive", stores=Stores(FakeRetriever(), FakeGraph()))
     monkeypatch.setattr(service, "open_stores", slow_open)
-    work = service.answer_question_async("Must a Recognised Body notify the Regulator?", "fake", get_settings(),
-                                         model="extractive")
+    work = service.answer_question_async(question, "fake", get_settings(), model="extractive")
     lag = asyncio.run(_worst_lag(work))
     assert lag < BLOCKS_S / 2, f"the event loop stood still for {lag:.2f} s while stores opened"
 
