@@ -35,7 +35,7 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"bao lâu", r"thời hạn", r"bao nhiêu ngày", r"chậm nhất", r"khi nào phải"),
     Kind.LIST: _any(
         r"\bwhat (?:\w+ ){0,2}(?:elements|information|items|details|particulars|contents?|points|things|statements)\b",
-        r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in)\b",
+        r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in|require)\b",
         r"\b(?:has|have|needs?) to go in\b", r"\bminimum content\b", r"\bwhich (?:information|details|elements)\b",
         r"기재\s*사항", r"포함(?:해야|되어야|하여야)", r"무엇을 (?:기재|포함)", r"어떤 (?:내용|사항|정보)",
         r"những nội dung", r"nội dung (?:gì|nào|gồm)", r"bao gồm những", r"gồm những", r"những (?:thông tin|giấy tờ|tài liệu) (?:gì|nào)"),
@@ -52,7 +52,7 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
         r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là"),
     Kind.WHO: _any(
-        r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ )?(?:authority|body|person|party|court|entity|organisation|organization)\b",
+        r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ ){0,2}(?:authority|body|person|party|court|entity|organisation|organization)\b",
         r"\bwho (?:is|are|do|does|can|must|should|may)\b",
         r"누가", r"누구", r"주체",
         r"\bai (?:là|phải|có|được)\b", r"cơ quan nào", r"người nào", r"\bai\?"),
