@@ -98,6 +98,13 @@ def _base(label: str) -> str:
     return _MARKS.sub("", label).strip()
 
 
+def _same_rule(above: UnitRecord, unit: UnitRecord) -> bool:
+    """Whether `above` is the same rule at a coarser level: its label is the start of the unit's
+    ("45 CFR 164.404" of "45 CFR 164.404(a)(1)"), not a container of many rules (a chapter, a preamble)."""
+    base = _base(above.label)
+    return bool(base) and unit.label.startswith(base)
+
+
 class _Fitter:
     def __init__(self, deps: AnswerDeps, scorer: Scorer, kind: Kind | None, signals: Signals | None) -> None:
         self.deps, self.scorer, self.kind, self.signals = deps, scorer, kind, signals
@@ -164,7 +171,7 @@ class _Fitter:
         unit = self.unit(unit_id)
         root = unit
         for above in reversed(self.ancestors(unit_id)):
-            if not above.label or not unit.label.startswith(_base(above.label)) or not _base(above.label):
+            if not _same_rule(above, unit):
                 break
             root = above
         found: list[UnitRecord] = [root]
@@ -190,30 +197,41 @@ class _Fitter:
         if not options:
             return unit_id, None
         best = max(options, key=lambda u: self.cover(u))
-        if self.cover(best) < MIN_COVER or (not heading and self.cover(best) < DESCENT_SHARE * self.cover(unit)):
+        if not heading and (self.cover(best) < MIN_COVER or self.cover(best) < DESCENT_SHARE * self.cover(unit)):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
 
     def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
-        """A conjunct is lifted to the rule it conditions; a disjunct keeps its lead-in as context."""
+        """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
+        question word only it has among its siblings), keeps its place, quoted under the rule's lead-in."""
         for _ in range(LIFT_LEVELS):
             above = self.ancestors(unit_id)
-            if not above or not is_lead_in(above[-1].text):
+            unit = self.unit(unit_id)
+            if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
                 return unit_id
             parent = above[-1]
             siblings = self.graph.children([parent.id]).get(parent.id, [])
             ends = [s.text.rstrip() for s in siblings[:-1]]
-            # "When may …" asks for every case; "Can we …" for the one that fits.
-            conjunctive = any(_CONJUNCT.search(t) for t in ends) or enumerates(self.deps.question) or (
-                not any(_DISJUNCT.search(t) for t in ends) and self.kind in (Kind.CONDITION, Kind.LIST))
-            if not conjunctive:
+            if not any(_CONJUNCT.search(t) for t in ends) and not enumerates(self.deps.question) and (
+                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)
+                    or self.kind not in (Kind.CONDITION, Kind.LIST)):
                 leads[unit_id] = parent
                 self.record(parent, "context")
                 return unit_id
             self.record(parent, "context")
             unit_id = parent.id
         return unit_id
+
+    def names_only(self, unit: UnitRecord, parent: UnitRecord, siblings: list[UnitRecord]) -> bool:
+        """Whether the question names something only this item (not its lead-in, not its siblings) holds."""
+        others = _words(parent)
+        for s in siblings:
+            if s.id != unit.id:
+                others |= _words(s)
+        own = _words(unit)
+        content = {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
+        return any(_has(t, own) and not _has(t, others) for t in content)
 
     def settle(self, unit_id: str) -> str:
         """For a condition: the rule under the same heading that states the permission or its conditions best
