@@ -76,7 +76,6 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"\d+\s*(?:ngày|giờ|tháng|năm)", r"chậm nhất", r"ngay sau khi", r"trong thời hạn"),
     Kind.LIST: _any(
         r"\bthe following\b", r"[:—–]\s*$", r"\b(?:shall|must) (?:contain|include|specify|set out|state)\b",
-        r"\bat least\b", r"\bin particular\b",
         r"다음 각 호", r"다음의 사항", r"다음 사항",
         r"sau đây", r"bao gồm[:]", r"gồm[:]", r"các nội dung"),
     Kind.CONDITION: _any(

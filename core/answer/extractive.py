@@ -1,6 +1,8 @@
 """The offline answerer: a FunctionModel that drives the same tools and composes the answer from verbatim sentences."""
 from __future__ import annotations
 
+import time
+
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
@@ -122,7 +124,9 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     kind = asked_kind(deps.question)
     signals = signals_for(deps)
     selection = choose_units(deps.ledger, scorer, signals)
+    started = time.perf_counter()
     fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals)
+    deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})
     if rules and _far(signals) and content_cover(deps.question, scorer, rules) < ABSTAIN_COVER:

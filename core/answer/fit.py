@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from core.answer.asked import Kind, carries, enumerates
 from core.answer.checkable import checkable_words
@@ -39,11 +40,17 @@ DECIDING_READ = 6
 # Descent reads at most this many levels and units below the rule.
 REGION_DEPTH = 4
 REGION_UNITS = 160
+# Evidence carrying the asked-for content replaces a chosen unit that does not when its standing (cover with
+# headings + dense similarity, `_Fitter.placed`) is at most this much lower.
+KIND_MARGIN = 0.15
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
 DESCENT_SHARE = 0.4
 # A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
 LIFT_LEVELS = 4
+# A lead-in over more items than this is a catalogue (definitions, a list of tasks), not one rule's conditions:
+# an item of it is cited on its own, under the lead-in.
+MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
@@ -166,6 +173,26 @@ class _Fitter:
         weakest = min(units, key=lambda u: self.cover(self.unit(u)))
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
 
+    def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
+        standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
+        if self.kind not in DESCEND_KINDS or len(units) != 1:
+            return units, None
+        chosen = self.unit(units[0])
+        if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
+            return units, None  # descent finds it in the chosen rule
+        found = [e.unit for e in self.deps.ledger.units.values()
+                 if e.unit.text and e.unit.id != chosen.id and _carries(self.kind, e.unit)]
+        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        if not found:
+            return units, None
+        best = max(found, key=self.placed)
+        if self.placed(best) < self.placed(chosen) - KIND_MARGIN:
+            return units, None
+        self.record(best, "paragraph")
+        return [best.id], f"carries the {self.kind}: {best.label}"
+
+    @cache  # noqa: B019 — one fitter per answer: the cache lives as long as the answer
     def region(self, unit_id: str) -> list[UnitRecord]:
         """The units of the rule `unit_id` belongs to: below its highest ancestor whose label it extends."""
         unit = self.unit(unit_id)
@@ -184,11 +211,11 @@ class _Fitter:
             found += [k for ks in kids.values() for k in ks]
         return [u for u in found[:REGION_UNITS] if u.text]
 
-    def descend(self, unit_id: str) -> tuple[str, str | None]:
+    def descend(self, unit_id: str, heading_only: bool = False) -> tuple[str, str | None]:
         """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
         unit = self.unit(unit_id)
         heading = len(unit.text.split()) <= HEADING_WORDS
-        if self.kind not in DESCEND_KINDS and not heading:
+        if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
             return unit_id, None
         if not heading and _carries(self.kind, unit):
             return unit_id, None
@@ -213,7 +240,8 @@ class _Fitter:
             parent = above[-1]
             siblings = self.graph.children([parent.id]).get(parent.id, [])
             ends = [s.text.rstrip() for s in siblings[:-1]]
-            if not any(_CONJUNCT.search(t) for t in ends) and not enumerates(self.deps.question) and (
+            if len(siblings) > MAX_CONDITIONS or not any(_CONJUNCT.search(t) for t in ends) and not enumerates(
+                    self.deps.question) and (
                     self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)
                     or self.kind not in (Kind.CONDITION, Kind.LIST)):
                 leads[unit_id] = parent
@@ -270,9 +298,13 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
     notes: list[str] = []
     chosen, note = fitter.deciding(list(units), deciding_terms(scorer, deps))
     notes += [note] if note else []
+    if note is None:
+        chosen, note = fitter.kind_switch(chosen)
+        notes += [note] if note else []
     descended = []
     for u in chosen:
-        d, note = fitter.descend(u)
+        # Two units chosen together (a citation pair) each answer their half: only a heading is opened.
+        d, note = fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
     leads: dict[str, UnitRecord] = {}
