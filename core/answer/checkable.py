@@ -27,6 +27,7 @@ _ENGLISH_STEMS = frozenset(tokenize(_ENGLISH)) | frozenset(_ENGLISH.split())
 _OTHER = frozenset(
     "tôi chúng ta chúng tôi bạn họ nó ai gì nào không có được phải là thì mà này đó những các một hay hoặc và "
     "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까".split())
+_CONTRACTION = re.compile(r"['’](?:ve|re|m|ll|d)$|n['’]t$", re.I)  # "we've", "I'm", "don't": never content
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 
 
@@ -46,6 +47,8 @@ def checkable_words(question: str) -> list[str]:
     out: list[str] = []
     for word in _WORD.findall(question):
         word = re.sub(r"['’]s$", "", word).strip("'’-")
+        if _CONTRACTION.search(word):
+            continue
         key = word.lower()
         if key in seen or not is_checkable(word):
             continue

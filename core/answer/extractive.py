@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
@@ -28,11 +29,13 @@ EXPAND_SEEDS = 8
 # A question word counts as missing when its idf weight is at least this share of the question's heaviest.
 MISSING_WEIGHT = 0.6
 MAX_MISSING = 4
-# No provision is taken to answer the question when the closest unit in the whole corpus is this far in meaning
-# (cosine of the corpus's embedding model) and the cited quotes hold less than ABSTAIN_COVER of the weight of its
-# content words: the answer says so first and lists the closest. Calibrated on bench/abstain and the
-# dev questions (bench/results/ANSWERS.md, "Abstention"); for the English model's cosine scale.
-ABSTAIN_DENSE = 0.40
+# No provision is taken to answer the question when it is far from the whole corpus, its closest unit's cosine (the
+# corpus's embedding model) less ABSENT_WEIGHT times the share of its content words the corpus never uses below
+# ABSTAIN_DENSE, and the cited quotes hold less than ABSTAIN_COVER of the weight of its content words: the answer
+# says so first and lists the closest. Calibrated on bench/abstain and the dev questions (bench/results/ANSWERS.md,
+# "Abstention"), for the English model's cosine scale; the share is read only when the cosine is already low.
+ABSTAIN_DENSE = 0.28
+ABSENT_WEIGHT = 0.2
 ABSTAIN_COVER = 0.2
 
 
@@ -58,8 +61,15 @@ def _missing_words(question: str, scorer: Scorer, rules: list[RuleClaims]) -> li
     return sorted(out, key=lambda w: -out[w])[:MAX_MISSING]
 
 
-def _far(signals: Signals | None) -> bool:
-    return signals is not None and len(signals.dense) > 0 and float(signals.dense.max()) < ABSTAIN_DENSE
+def _far(signals: Signals | None, question: str) -> bool:
+    if signals is None or not len(signals.dense):
+        return False
+    closest = float(signals.dense.max())
+    if closest >= ABSTAIN_DENSE + ABSENT_WEIGHT:
+        return False
+    words = checkable_words(question)
+    unused = sum(1 for w in words if not float(np.max(signals.stores.lexical_scores(w), initial=0.0)) > 0)
+    return closest - ABSENT_WEIGHT * unused / max(1, len(words)) < ABSTAIN_DENSE
 
 
 def content_cover(question: str, scorer: Scorer, rules: list[RuleClaims]) -> float:
@@ -129,7 +139,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})
-    if rules and _far(signals) and content_cover(deps.question, scorer, rules) < ABSTAIN_COVER:
+    if rules and _far(signals, deps.question) and content_cover(deps.question, scorer, rules) < ABSTAIN_COVER:
         return AttributedAnswer(answer=abstain_answer(rules, deps.question, _missing_words(deps.question, scorer, rules)),
                                 rules=rules, chain=chain, caveats=_caveats(deps, scorer, selection, rules),
                                 abstained=True)
