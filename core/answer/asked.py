@@ -41,13 +41,15 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"những nội dung", r"nội dung (?:gì|nào|gồm)", r"bao gồm những", r"gồm những", r"những (?:thông tin|giấy tờ|tài liệu) (?:gì|nào)"),
     Kind.AMOUNT: _any(
         r"\bhow (?:much|many|big|high|large)\b", r"\bwhat(?:'s| is)? (?:the )?(?:maximum|minimum|amount|fine|penalty|fee|sum|"
-        r"percentage|rate|threshold|limit|cap|age)\b", r"\b(?:fines?|penalt(?:y|ies)|fee|charge|threshold|headcount)\b",
+        r"percentage|rate|threshold|limit|cap|age)\b", r"\bis there an? (?:\w+ )?(?:threshold|limit|cap|minimum|maximum)\b",
+        r"\b(?:fines?|penalt(?:y|ies)|fees?) (?:for|if|could|would|just|add)\b", r"\bcharge (?:me|us|a fee|for)\b",
         r"\bfrom what age\b", r"\bat what age\b",
         r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트)",
         r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)"),
     Kind.DEFINITION: _any(
         r"\bwhat (?:is|are|does) (?:meant by|an? |the )?.{0,40}\bmean\b", r"\bwhat counts as\b", r"\bdoes (?:that|this|it) (?:still )?count as\b",
-        r"\b(?:definition|defined|define)\b", r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
+        r"\bwhat (?:is|are) the definitions? of\b", r"\bhow (?:is|are) .{0,40}\bdefined\b", r"\bdefine\b",
+        r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
         r"\bare we an? .{0,30}\bor an?\b", r"\bis (?:that|this) (?:still )?personal data\b",
         r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
         r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là"),

@@ -40,6 +40,10 @@ DECIDING_READ = 6
 # Descent reads at most this many levels and units below the rule.
 REGION_DEPTH = 4
 REGION_UNITS = 160
+# A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
+MAX_DECIDING = 2
+# A unit with the deciding word replaces the chosen one only when its standing is at most this much lower.
+DECIDING_MARGIN = 0.3
 # Evidence carrying the asked-for content replaces a chosen unit that does not when its standing (cover with
 # headings + dense similarity, `_Fitter.placed`) is at most this much lower.
 KIND_MARGIN = 0.15
@@ -105,6 +109,15 @@ def _base(label: str) -> str:
     return _MARKS.sub("", label).strip()
 
 
+def _names(question: str, label: str) -> bool:
+    """The question writes the label's own number: its part after the last ", " or its last word, not followed by
+    a further mark ("164.502(a)(5)" is not named by "164.502(a)(5)(ii)")."""
+    tail = label.rsplit(", ", 1)[-1] if ", " in label else (label.split()[-1] if label.split() else "")
+    if len(tail) < 4 or not any(ch.isdigit() for ch in tail):
+        return False
+    return re.search(re.escape(tail) + r"(?![\w(])", question, re.I) is not None
+
+
 def _same_rule(above: UnitRecord, unit: UnitRecord) -> bool:
     """Whether `above` is the same rule at a coarser level: its label is the start of the unit's
     ("45 CFR 164.404" of "45 CFR 164.404(a)(1)"), not a container of many rules (a chapter, a preamble)."""
@@ -153,8 +166,15 @@ class _Fitter:
         if unit.id not in self.deps.ledger:
             self.deps.ledger.record(Evidence(unit, role, via=via))
 
+    def named(self, unit_id: str) -> bool:
+        """Whether the question writes this unit's own number ("… 164.502(a)(5)(ii)(B)(2)(iv) …", "Article 32"):
+        then it is what is asked about, whatever else the question's words suggest."""
+        return _names(self.deps.question, self.unit(unit_id).label)
+
     def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
         """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
+        if any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
+            return units, None
         have: set[str] = set()
         for u in units:
             have |= _words(self.unit(u))
@@ -167,16 +187,16 @@ class _Fitter:
             return units, None
         found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
         best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
-        if self.cover(best) < MIN_COVER:
+        weakest = min(units, key=lambda u: self.cover(self.unit(u)))
+        if self.cover(best) < MIN_COVER or self.placed(best) < self.placed(self.unit(weakest)) - DECIDING_MARGIN:
             return units, None
         self.record(best, "paragraph")
-        weakest = min(units, key=lambda u: self.cover(self.unit(u)))
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
-        if self.kind not in DESCEND_KINDS or len(units) != 1:
+        if self.kind not in DESCEND_KINDS or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
@@ -215,6 +235,8 @@ class _Fitter:
         """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
         unit = self.unit(unit_id)
         heading = len(unit.text.split()) <= HEADING_WORDS
+        if self.named(unit_id):
+            return unit_id, None
         if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
             return unit_id, None
         if not heading and _carries(self.kind, unit):
@@ -235,6 +257,8 @@ class _Fitter:
         for _ in range(LIFT_LEVELS):
             above = self.ancestors(unit_id)
             unit = self.unit(unit_id)
+            if self.named(unit_id):
+                return unit_id
             if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
                 return unit_id
             parent = above[-1]
