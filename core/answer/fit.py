@@ -58,7 +58,7 @@ MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
-HEADING_WORDS = 12
+HEADING_WORDS = 8
 _CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
 _DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
 _MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
@@ -221,8 +221,12 @@ class _Fitter:
             if not _same_rule(above, unit):
                 break
             root = above
-        found: list[UnitRecord] = [root]
-        level = [root.id]
+        return self.subtree(root.id, root)
+
+    def subtree(self, root_id: str, root: UnitRecord | None = None) -> list[UnitRecord]:
+        """The unit and the units below it (REGION_DEPTH levels, REGION_UNITS at most), those with text."""
+        found: list[UnitRecord] = [root or self.unit(root_id)]
+        level = [root_id]
         for _ in range(REGION_DEPTH):
             if not level or len(found) >= REGION_UNITS:
                 break
@@ -234,14 +238,15 @@ class _Fitter:
     def descend(self, unit_id: str, heading_only: bool = False) -> tuple[str, str | None]:
         """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
         unit = self.unit(unit_id)
-        heading = len(unit.text.split()) <= HEADING_WORDS
         if self.named(unit_id):
             return unit_id, None
+        below = self.subtree(unit_id) if _is_heading(unit) else []
+        heading = len(below) > 1
         if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
             return unit_id, None
         if not heading and _carries(self.kind, unit):
             return unit_id, None
-        options = [u for u in self.region(unit_id) if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+        options = [u for u in (below or self.region(unit_id)) if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
                    and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
         if not options:
             return unit_id, None
@@ -264,10 +269,11 @@ class _Fitter:
             parent = above[-1]
             siblings = self.graph.children([parent.id]).get(parent.id, [])
             ends = [s.text.rstrip() for s in siblings[:-1]]
-            if len(siblings) > MAX_CONDITIONS or not any(_CONJUNCT.search(t) for t in ends) and not enumerates(
-                    self.deps.question) and (
-                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)
-                    or self.kind not in (Kind.CONDITION, Kind.LIST)):
+            # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
+            # stays, its lead-in quoted above it.
+            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST) or enumerates(self.deps.question)
+            if len(siblings) > MAX_CONDITIONS or not asks_whole or not any(_CONJUNCT.search(t) for t in ends) and (
+                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)):
                 leads[unit_id] = parent
                 self.record(parent, "context")
                 return unit_id
