@@ -7,11 +7,14 @@ Cited ids finer than the gold (a paragraph of a gold passage) are rolled up to t
 Gold given as labels (a units file with `gold_labels`, read as bench.retrieval reads it) is matched at that
 level or below: a cited paragraph of "Law X Article 5" counts as that article.
 Every answer is also checked against its own evidence ledger: a cited id outside it is a hard failure.
+With label gold, citation P/R is also given at the article level (labels without their paragraph/point marks),
+and every set reports how often the answerer said no provision answers (`abstained_share`).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -68,6 +71,14 @@ def rolled_up(cited: list[str], gold: set[str], graph: GraphReader | None, membe
     return out
 
 
+_MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
+
+
+def article_of(label: str) -> str:
+    """A label at article level: "…, Article 33(1)(b)" → "…, Article 33" (its paragraph and point marks dropped)."""
+    return _MARKS.sub("", label).strip()
+
+
 def prf(cited: set[str], gold: set[str]) -> tuple[float, float, float]:
     hit = len(cited & gold)
     p = hit / len(cited) if cited else 0.0
@@ -117,7 +128,11 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
             cited = [r.unit_id for r in envelope.answer.rules]
             p, r, f = prf(rolled_up(cited, q.gold, graph, members), q.gold)
             good, total = verbatim_counts(envelope, graph)
+            article = prf({article_of(r.label) for r in envelope.answer.rules}, {article_of(g) for g in q.gold}) \
+                if q.by_label else (p, r, f)
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
+                         "article_precision": article[0], "article_recall": article[1],
+                         "abstained": envelope.answer.abstained,
                          "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "steps_ms": envelope.timings_ms, "mode": envelope.mode,
                          "outside_ledger": len(outside_ledger(envelope)),
                          "gold": len(q.gold), "gold_in_evidence": len(q.gold & (
@@ -140,7 +155,9 @@ def citation_scores(rows: list[dict]) -> dict:
     """P/R/F1 means, and how many answers cite all / none of their gold units."""
     return {"n": len(rows), "citation_precision": _mean(rows, "precision"), "citation_recall": _mean(rows, "recall"),
             "citation_f1": _mean(rows, "f1"), "all_gold_cited": sum(1 for r in rows if r["recall"] == 1.0),
-            "no_gold_cited": sum(1 for r in rows if r["recall"] == 0.0)}
+            "no_gold_cited": sum(1 for r in rows if r["recall"] == 0.0),
+            "article_precision": _mean(rows, "article_precision"), "article_recall": _mean(rows, "article_recall"),
+            "abstained_share": round(sum(1 for r in rows if r["abstained"]) / len(rows), 4) if rows else 0.0}
 
 
 def breakdowns(rows: list[dict]) -> dict[str, dict[str, dict]]:

@@ -61,7 +61,8 @@ def load_questions(path: Path, fmt: Format | None, limit: int | None) -> tuple[l
         else:
             by_label = by_label or ("gold_labels" in row and "gold_unit_ids" not in row)
             gold = row.get("gold_unit_ids") or row.get("gold_labels") or []
-            out.append(Question(id=str(row["id"]), question=row["question"], gold=list(gold)))
+            kinds = {"answer_type": row["answer_type"]} if row.get("answer_type") else {}
+            out.append(Question(id=str(row["id"]), question=row["question"], gold=list(gold), groups=kinds))
     return out, fmt, by_label
 
 

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import json
 
-from bench.answers import breakdowns, load_questions, summarise
+from bench.answers import article_of, breakdowns, load_questions, summarise
 
 
 def _row(precision: float, recall: float, groups: dict[str, str], gold: int = 2) -> dict:
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1, "rules": 2, "claims": 2, "verbatim": 2,
             "latency_ms": 100.0, "mode": "extractive", "outside_ledger": 0, "gold": gold, "gold_in_evidence": gold,
-            "notices": [], "groups": groups}
+            "notices": [], "groups": groups, "article_precision": precision, "article_recall": recall,
+            "abstained": False}
 
 
 def test_breakdown_by_xrefrag_method_and_reference_type(tmp_path):
@@ -30,6 +31,22 @@ def test_breakdown_by_xrefrag_method_and_reference_type(tmp_path):
     summary = summarise(scored)
     assert summary["questions"] == 2 and summary["citation_precision"] == 0.75
     assert (summary["all_gold_cited"], summary["no_gold_cited"]) == (1, 0)
+
+
+def test_answer_type_breakdown_article_level_and_abstention(tmp_path):
+    rows = [{"id": "a", "question": "How long?", "answer_type": "deadline", "gold_labels": ["Reg, Article 33(1)"]},
+            {"id": "b", "question": "What must it contain?", "answer_type": "list", "gold_labels": ["Reg, Article 13(2)"]}]
+    path = tmp_path / "u.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    questions = load_questions(path, None, None)
+    assert [q.groups for q in questions] == [{"answer_type": "deadline"}, {"answer_type": "list"}]
+    assert article_of("Regulation (EU) 2016/679, Article 9(2)(a)") == "Regulation (EU) 2016/679, Article 9"
+    assert article_of("Regulation (EU) 2016/679, Recital 32") == "Regulation (EU) 2016/679, Recital 32"
+    scored = [_row(0.0, 0.0, questions[0].groups) | {"article_precision": 1.0, "abstained": True},
+              _row(1.0, 1.0, questions[1].groups)]
+    summary = summarise(scored)
+    assert summary["article_precision"] == 1.0 and summary["abstained_share"] == 0.5
+    assert breakdowns(scored)["answer_type"]["deadline"]["article_precision"] == 1.0
 
 
 def test_gold_in_evidence_share_counts_each_question_gold():

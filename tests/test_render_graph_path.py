@@ -33,6 +33,13 @@ def test_path_is_the_cited_rules_the_chain_and_the_walk_back_to_their_seeds():
     assert path_ids(view) == ["s1", "m", "n1_2", "n3_0", "s3"]
 
 
+def test_one_rule_path_shows_its_heading_and_what_it_cites_and_what_cites_it():
+    view = _wide_view(["n3_0"], [_edge("h", "n3_0", "CONTAINS")])
+    view = view.model_copy(update={"nodes": [*view.nodes, NodeView(id="h", label="Heading", document_id="d2")],
+                                   "edges": [*view.edges, _edge("h", "n3_0", "CONTAINS")]})
+    assert path_ids(view) == ["n3_0", "h", "s3", "m"]
+
+
 def test_path_is_capped():
     view = _wide_view([f"n{i}_0" for i in range(8)], [])
     ids = path_ids(view)

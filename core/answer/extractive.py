@@ -1,17 +1,23 @@
 """The offline answerer: a FunctionModel that drives the same tools and composes the answer from verbatim sentences."""
 from __future__ import annotations
 
+import time
+
+import numpy as np
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from core import current_law
+from core.answer.asked import Kind, asked_kind, carries
+from core.answer.checkable import checkable_words
 from core.answer.deps import AnswerDeps
+from core.answer.fit import Fitted, fit
 from core.answer.items import read_items
-from core.answer.models import AttributedAnswer, RuleClaims
-from core.answer.quotes import choose_claims, item_claims
+from core.answer.models import AttributedAnswer, Claim, RuleClaims
+from core.answer.quotes import choose_claims, item_claims, lead_in_claim
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
-from core.answer.short import missing_caveat, short_answer, unsure_caveat
-from core.answer.signals import signals_for
+from core.answer.short import abstain_answer, missing_caveat, short_answer, unsure_caveat
+from core.answer.signals import Signals, signals_for
 from core.answer.terms import terms_of
 from core.domain import Edge
 
@@ -23,6 +29,14 @@ EXPAND_SEEDS = 8
 # A question word counts as missing when its idf weight is at least this share of the question's heaviest.
 MISSING_WEIGHT = 0.6
 MAX_MISSING = 4
+# No provision is taken to answer the question when it is far from the whole corpus, its closest unit's cosine (the
+# corpus's embedding model) less ABSENT_WEIGHT times the share of its content words the corpus never uses below
+# ABSTAIN_DENSE, and the cited quotes hold less than ABSTAIN_COVER of the weight of its content words: the answer
+# says so first and lists the closest. Calibrated on bench/abstain and the dev questions (bench/results/ANSWERS.md,
+# "Abstention"), for the English model's cosine scale; the share is read only when the cosine is already low.
+ABSTAIN_DENSE = 0.28
+ABSENT_WEIGHT = 0.2
+ABSTAIN_COVER = 0.2
 
 
 def _called(messages: list[ModelMessage]) -> set[str]:
@@ -39,13 +53,30 @@ def _missing_words(question: str, scorer: Scorer, rules: list[RuleClaims]) -> li
     quoted |= {t for r in rules for t in terms_of(r.label)}
     heaviest = max(scorer.weights.values(), default=0.0)
     out: dict[str, float] = {}
-    for word in question.split():
-        word = word.strip("?,.;:!\"'()“”‘’")
+    for word in checkable_words(question):
         for term in terms_of(word):
             weight = scorer.weights.get(term, 0.0)
             if term not in quoted and weight >= MISSING_WEIGHT * heaviest and weight > 0:
                 out.setdefault(word, weight)
     return sorted(out, key=lambda w: -out[w])[:MAX_MISSING]
+
+
+def _far(signals: Signals | None, question: str) -> bool:
+    if signals is None or not len(signals.dense):
+        return False
+    closest = float(signals.dense.max())
+    if closest >= ABSTAIN_DENSE + ABSENT_WEIGHT:
+        return False
+    words = checkable_words(question)
+    unused = sum(1 for w in words if not float(np.max(signals.stores.lexical_scores(w), initial=0.0)) > 0)
+    return closest - ABSENT_WEIGHT * unused / max(1, len(words)) < ABSTAIN_DENSE
+
+
+def content_cover(question: str, scorer: Scorer, rules: list[RuleClaims]) -> float:
+    """Share of the weight of the question's content words (checkable_words) that the quoted texts hold."""
+    quoted = {t for r in rules for c in r.claims for t in terms_of(c.text)} | {t for r in rules for t in terms_of(r.label)}
+    content = {t for w in checkable_words(question) for t in terms_of(w)}
+    return Scorer({t: w for t, w in scorer.weights.items() if t in content}).score_terms(quoted)
 
 
 def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list[RuleClaims]) -> list[str]:
@@ -62,25 +93,57 @@ def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list
     return out
 
 
-def compose(deps: AnswerDeps) -> AttributedAnswer:
-    """Cite only the chosen units; each claim is a sentence of its unit (or of an item under it) with its span."""
-    scorer = Scorer.for_question(deps.question, deps.ledger)
-    selection = choose_units(deps.ledger, scorer, signals_for(deps))
-    items = read_items(deps, [c.evidence.unit.id for c in selection.choices])
+def _rules(deps: AnswerDeps, scorer: Scorer, fitted: Fitted) -> list[RuleClaims]:
+    """Each cited unit's best sentences, under its lead-in when it is one case of a rule, then its items."""
+    items = read_items(deps, fitted.units)
     rules: list[RuleClaims] = []
-    for choice in selection.choices:
-        unit = choice.evidence.unit
-        claims = choose_claims(unit.text, scorer) + item_claims(unit, items)
+    for unit_id in fitted.units:
+        unit = deps.ledger.units[unit_id].unit
+        lead = fitted.leads.get(unit_id)
+        claims: list[Claim] = [c for c in [lead_in_claim(lead)] if c is not None] if lead is not None else []
+        claims += choose_claims(unit.text, scorer) + item_claims(unit, items)
         if claims:
             rules.append(RuleClaims(unit_id=unit.id, label=unit.label or unit.id, claims=claims))
-    # The short answer leads with the rule whose quoted text matches the question best: the citing end of
-    # a pair is often a general clause ("Applicability") while the question is about what it points to.
-    rules.sort(key=lambda r: -scorer.score(" ".join(c.text for c in r.claims)))
-    cited = {r.unit_id for r in rules}
+    return rules
+
+
+def _chain(selection: Selection, fitted: Fitted, cited: set[str]) -> list[Edge]:
+    """The citation between the two cited rules; for one rule, the heading it sits under."""
     edge = selection.edge
-    chain = [Edge(source=edge.source, type=edge.type, target=edge.target)] \
-        if edge is not None and {edge.source, edge.target} <= cited else []
-    return AttributedAnswer(answer=short_answer(rules, deps.question), rules=rules, chain=chain,
+    if edge is not None and {edge.source, edge.target} <= cited:
+        return [Edge(source=edge.source, type=edge.type, target=edge.target)]
+    if len(cited) == 1:
+        (only,) = cited
+        heading = fitted.context.get(only)
+        if heading is not None:
+            return [Edge(source=heading.id, type="CONTAINS", target=only)]
+    return []
+
+
+def _asked_first(rules: list[RuleClaims], scorer: Scorer, kind: Kind | None) -> list[RuleClaims]:
+    """The rule holding the asked-for kind of content leads, then the one whose quotes match the question best
+    (the citing end of a pair is often a general clause while the question is about what it points to)."""
+    return sorted(rules, key=lambda r: (not carries(kind, " ".join(c.text for c in r.claims)),
+                                        -scorer.score(" ".join(c.text for c in r.claims))))
+
+
+def compose(deps: AnswerDeps) -> AttributedAnswer:
+    """Cite only the chosen units, fitted to what was asked; each claim is a sentence of its unit (or of an item
+    under it, or of the lead-in it is a case of) with its span."""
+    scorer = Scorer.for_question(deps.question, deps.ledger)
+    kind = asked_kind(deps.question)
+    signals = signals_for(deps)
+    selection = choose_units(deps.ledger, scorer, signals)
+    started = time.perf_counter()
+    fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals)
+    deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
+    rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
+    chain = _chain(selection, fitted, {r.unit_id for r in rules})
+    if rules and _far(signals, deps.question) and content_cover(deps.question, scorer, rules) < ABSTAIN_COVER:
+        return AttributedAnswer(answer=abstain_answer(rules, deps.question, _missing_words(deps.question, scorer, rules)),
+                                rules=rules, chain=chain, caveats=_caveats(deps, scorer, selection, rules),
+                                abstained=True)
+    return AttributedAnswer(answer=short_answer(rules, deps.question, kind=kind), rules=rules, chain=chain,
                             caveats=_caveats(deps, scorer, selection, rules))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.domain import Step, StoreError
+from core.domain import StoreError
 from core.stores.queries import UnitRecord
 
 
@@ -14,15 +14,14 @@ def read_items(deps: AnswerDeps, unit_ids: list[str]) -> dict[str, list[UnitReco
     """parent id → its items in order, two levels deep below lead-in items; {} without a graph."""
     if deps.graph is None or not unit_ids:
         return {}
-    with deps.step(Step.READ, f"reading the items of {len(unit_ids)} cited provisions") as outcome:
-        try:
-            items = deps.graph.children(unit_ids)
-            nested = [i.id for kids in items.values() for i in kids if is_lead_in(i.text)]
-            if nested:
-                items.update(deps.graph.children(nested))
-        except StoreError as exc:  # the rules are still quoted, only without their items
-            deps.graph_failed(exc, "reading the items of cited provisions")
-            return {}
-        deps.ledger.record_all(Evidence(kid, "item", parent) for parent, kids in items.items() for kid in kids)
-        outcome.append(f"{sum(len(k) for k in items.values())} items")
+    # Part of composing, not a step of its own: shown as one, it split "Composing the answer" in two.
+    try:
+        items = deps.graph.children(unit_ids)
+        nested = [i.id for kids in items.values() for i in kids if is_lead_in(i.text)]
+        if nested:
+            items.update(deps.graph.children(nested))
+    except StoreError as exc:  # the rules are still quoted, only without their items
+        deps.graph_failed(exc, "reading the items of cited provisions")
+        return {}
+    deps.ledger.record_all(Evidence(kid, "item", parent) for parent, kids in items.items() for kid in kids)
     return items

@@ -28,6 +28,8 @@ class AttributedAnswer(BaseModel):
     rules: list[RuleClaims] = Field(default_factory=list)
     chain: list[Edge] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
+    abstained: bool = Field(default=False, description="no provision found answers the question; the rules are "
+                                                        "the closest, for the user to check")
 
 
 class LlmRun(BaseModel):

@@ -58,6 +58,13 @@ def choose_claims(text: str, scorer: Scorer, *, limit: int = 2) -> list[Claim]:
     return [_claim(text, span) for span in sorted(set(picked) | _lead_ins_of(text, picked, every))]
 
 
+def lead_in_claim(lead: UnitRecord) -> Claim | None:
+    """The sentence of a rule that its cited case hangs on ("… shall designate a data protection officer in any
+    case where:"), quoted from the rule's own text."""
+    spans = sentence_spans(lead.text)
+    return _claim(lead.text, spans[-1], lead.id) if spans else None
+
+
 def _lead_ins_of(text: str, picked: list[tuple[int, int]], every: list[tuple[int, int]]) -> set[tuple[int, int]]:
     """For a quoted item written inline ("(1) an application form …"), the sentence it hangs on ("… must ensure that:")."""
     out: set[tuple[int, int]] = set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.answer.asked import Kind, asked_content
 from core.answer.models import Claim, RuleClaims
 
 ANSWER_CHARS = 600
@@ -28,21 +29,29 @@ class Wording:
     unsure: str  # {labels}
     missing: str  # {terms}
     lower_first: bool
+    abstain: str = ""  # {terms}: the question's words no cited text has; {labels}: the closest provisions
+    abstain_plain: str = ""  # the same without terms
 
 
 WORDINGS = {
     "en": Wording("Under {label}, ", " {label} adds: ", " (and {n} more items)",
                   "No provision in the corpus matched the question.",
                   "The match is not clear-cut: check that {labels} is the provision you mean.",
-                  "The cited text does not mention: {terms}.", True),
+                  "The cited text does not mention: {terms}.", True,
+                  "The ingested provisions do not appear to say anything about {terms}; the closest are {labels}.",
+                  "The ingested provisions do not appear to answer this question; the closest are {labels}."),
     "vi": Wording("Theo {label}: ", " {label} quy định thêm: ", " (và {n} điểm khác)",
                   "Không tìm thấy điều khoản nào phù hợp với câu hỏi.",
                   "Kết quả chưa chắc chắn: hãy kiểm tra {labels} có đúng là điều khoản cần tìm.",
-                  "Văn bản được trích không đề cập: {terms}.", False),
+                  "Văn bản được trích không đề cập: {terms}.", False,
+                  "Các điều khoản đã nạp dường như không quy định về {terms}; gần nhất là {labels}.",
+                  "Các điều khoản đã nạp dường như không trả lời câu hỏi này; gần nhất là {labels}."),
     "ko": Wording("{label}에 따르면: ", " {label}: ", " (외 {n}개 항목)",
                   "질문에 맞는 조항을 찾지 못했습니다.",
                   "확실하지 않은 결과입니다: {labels} 조항이 맞는지 확인하십시오.",
-                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False),
+                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False,
+                  "수집된 조문에는 {terms}에 관한 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}.",
+                  "수집된 조문에는 이 질문에 답하는 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}."),
 }
 
 
@@ -89,12 +98,17 @@ def _rule_text(rule: RuleClaims, wording: Wording, item_limit: int) -> str:
     return text
 
 
-def short_answer(rules: list[RuleClaims], question: str, item_limit: int = 4) -> str:
+def short_answer(rules: list[RuleClaims], question: str, item_limit: int = 4, kind: Kind | None = None) -> str:
+    """With a deadline or an amount asked for, the words of the first rule that state it lead ("Without
+    unreasonable delay and in no case later than 60 calendar days …: 45 CFR 164.404(b)."), then the rule."""
     wording = wording_for(rules, question)
     if not rules:
         return wording.nothing
     first, *rest = rules
     text = _opening(first.label, _rule_text(first, wording, item_limit), wording)
+    stated = next((s for c in first.claims if (s := asked_content(kind, c.text))), None)
+    if stated:
+        text = f"{stated[0].upper()}{stated[1:]}: {first.label}. {text}"
     for rule in rest[:1]:
         text += wording.adds.format(label=rule.label) + _rule_text(rule, wording, item_limit)
     return text if len(text) <= ANSWER_CHARS else text[: ANSWER_CHARS - 1].rstrip() + "…"
@@ -106,3 +120,12 @@ def unsure_caveat(rules: list[RuleClaims], question: str) -> str:
 
 def missing_caveat(rules: list[RuleClaims], question: str, words: list[str]) -> str:
     return wording_for(rules, question).missing.format(terms=", ".join(f"“{w}”" for w in words))
+
+
+def abstain_answer(rules: list[RuleClaims], question: str, missing: list[str]) -> str:
+    """No provision found answers the question: that first, then the closest, for the user to check."""
+    wording = wording_for(rules, question)
+    labels = ", ".join(r.label for r in rules)
+    if missing:
+        return wording.abstain.format(terms=", ".join(f"“{w}”" for w in missing), labels=labels)
+    return wording.abstain_plain.format(labels=labels)

@@ -21,13 +21,25 @@ LABEL_CHARS = 56  # at most three lines of LABEL_PX; the hover box has the full 
 
 
 def path_ids(view: AnswerView, cap: int = PATH_NODES) -> list[str]:
+    """The cited rules and chain, the walk back to their seeds; for a one-rule answer also the rules it cites and
+    those citing it (a single box says nothing about where the rule sits or what it connects to)."""
     present = {n.id for n in view.nodes}
     named = [c.unit_id for c in view.cards] + [i for e in view.chain for i in (e.source, e.target)]
     named = [i for i in dict.fromkeys(named) if i in present]
     seeds = [n.id for n in view.nodes if n.seed]  # search rank order
     adjacent = _adjacency(view.edges, present)
     walks = [w for uid in named if uid not in seeds for w in _walk_to_seed(uid, seeds, adjacent)]
-    return list(dict.fromkeys([*named, *walks]))[:cap]
+    rules = list(dict.fromkeys(c.unit_id for c in view.cards))
+    linked = _linked(rules[0], view.edges, present) if len(rules) == 1 else []
+    return list(dict.fromkeys([*named, *walks, *linked]))[:cap]
+
+
+def _linked(rule: str, edges: Iterable[Edge], present: set[str]) -> list[str]:
+    """The units `rule` cites, then those citing it (citation edges among the shown units)."""
+    kept = [e for e in edges if e.type != "CONTAINS" and e.source != e.target]
+    cited = [e.target for e in kept if e.source == rule and e.target in present]
+    citing = [e.source for e in kept if e.target == rule and e.source in present]
+    return list(dict.fromkeys([*cited, *citing]))
 
 
 def _adjacency(edges: Iterable[Edge], present: set[str]) -> dict[str, list[str]]:

@@ -1,0 +1,143 @@
+"""What kind of answer a question asks for, and whether a provision's text carries that kind of content.
+
+A user asks about a deadline, a list of required elements, a condition or exception, who, an amount or a
+definition; the provision that answers is the one holding that content (a time expression, an enumeration, an
+"unless", a sum, a "means"), not the one that only restates the duty. Read by patterns in English, Korean and
+Vietnamese: the question's wording says what is asked far more reliably than its topic words.
+"""
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    DEADLINE = "deadline"
+    LIST = "list"
+    CONDITION = "condition"
+    WHO = "who"
+    AMOUNT = "amount"
+    DEFINITION = "definition"
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
+# Checked in this order: "how many days" is a deadline before it is an amount, "what must … contain" a list
+# before "must" reads as a condition.
+ASKS: dict[Kind, re.Pattern[str]] = {
+    Kind.DEADLINE: _any(
+        r"\bhow (?:soon|long|quickly|fast|many (?:days|hours|weeks|months|years))\b", r"\bby when\b",
+        r"\b(?:deadline|time ?limit|time frame|timeframe|within what)\b", r"\bwhen (?:must|should|do|does|is) .{0,40}\bby\b",
+        r"\bafter how long\b", r"\bhow much time\b",
+        r"언제까지", r"기한", r"며칠", r"기간", r"이내에?",
+        r"bao lâu", r"thời hạn", r"bao nhiêu ngày", r"chậm nhất", r"khi nào phải"),
+    Kind.LIST: _any(
+        r"\bwhat (?:\w+ ){0,2}(?:elements|information|items|details|particulars|contents?|points|things|statements)\b",
+        r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in|require)\b",
+        r"\b(?:has|have|needs?) to go in\b", r"\bminimum content\b", r"\bwhich (?:information|details|elements)\b",
+        r"기재\s*사항", r"포함(?:해야|되어야|하여야)", r"무엇을 (?:기재|포함)", r"어떤 (?:내용|사항|정보)",
+        r"những nội dung", r"nội dung (?:gì|nào|gồm)", r"bao gồm những", r"gồm những", r"những (?:thông tin|giấy tờ|tài liệu) (?:gì|nào)"),
+    Kind.AMOUNT: _any(
+        r"\bhow (?:much|many|big|high|large)\b", r"\bwhat(?:'s| is)? (?:the )?(?:maximum|minimum|amount|fine|penalty|fee|sum|"
+        r"percentage|rate|threshold|limit|cap|age)\b", r"\bis there an? (?:\w+ )?(?:threshold|limit|cap|minimum|maximum)\b",
+        r"\b(?:fines?|penalt(?:y|ies)|fees?) (?:for|if|could|would|just|add)\b", r"\bcharge (?:me|us|a fee|for)\b",
+        r"\bfrom what age\b", r"\bat what age\b",
+        r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트)",
+        r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)"),
+    Kind.DEFINITION: _any(
+        r"\bwhat (?:is|are|does) (?:meant by|an? |the )?.{0,40}\bmean\b", r"\bwhat counts as\b", r"\bdoes (?:that|this|it) (?:still )?count as\b",
+        r"\bwhat (?:is|are) the definitions? of\b", r"\bhow (?:is|are) .{0,40}\bdefined\b", r"\bdefine\b",
+        r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
+        r"\bare we an? .{0,30}\bor an?\b", r"\bis (?:that|this) (?:still )?personal data\b",
+        r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
+        r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là"),
+    Kind.WHO: _any(
+        r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ ){0,2}(?:authority|body|person|party|court|entity|organisation|organization)\b",
+        r"\bwho (?:is|are|do|does|can|must|should|may)\b",
+        r"누가", r"누구", r"주체",
+        r"\bai (?:là|phải|có|được)\b", r"cơ quan nào", r"người nào", r"\bai\?"),
+    Kind.CONDITION: _any(
+        r"^\s*(?:when|in what|under what|in which)\b", r"\b(?:is it|are we|am i|is that) (?:allowed|permitted|lawful|legal|ok|okay)\b",
+        r"\b(?:can|may|could) (?:we|i|you|they|a|an|the|our|it|he|she)\b", r"\bdo (?:we|i|they) (?:still |really )?(?:have|need) to\b",
+        r"\bdoes (?:it|he|she|that) (?:have|need) to\b", r"\bwithout (?:asking|consent|authori[sz]ation|permission)\b",
+        r"\b(?:exception|exempt|unless|circumstances|conditions)\b",
+        r"경우", r"할 수 있(?:나요|습니까|는지)", r"가능(?:한가요|합니까|한지)", r"예외", r"허용",
+        r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ", r"có phải .{0,40} không"),
+}
+
+_NUMBER_WORDS = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
+                 r"sixty|ninety)")
+CARRIES: dict[Kind, re.Pattern[str]] = {
+    Kind.DEADLINE: _any(
+        rf"\b{_NUMBER_WORDS}(?:-| )(?:calendar |business |working |clear )?(?:days?|hours?|weeks?|months?|years?)\b",
+        r"\bwithout (?:undue|unreasonable) delay\b", r"\bno later than\b", r"\bnot later than\b", r"\bpromptly\b",
+        r"\bimmediately\b", r"\bbefore the (?:end|expiry)\b",
+        r"\d+\s*(?:일|시간|개월|년|주)\s*(?:이내|전|까지|내)", r"지체\s*없이", r"즉시",
+        r"\d+\s*(?:ngày|giờ|tháng|năm)", r"chậm nhất", r"ngay sau khi", r"trong thời hạn"),
+    Kind.LIST: _any(
+        r"\bthe following\b", r"[:—–]\s*$", r"\b(?:shall|must) (?:contain|include|specify|set out|state)\b",
+        r"다음 각 호", r"다음의 사항", r"다음 사항",
+        r"sau đây", r"bao gồm[:]", r"gồm[:]", r"các nội dung"),
+    Kind.CONDITION: _any(
+        r"\bunless\b", r"\bexcept\b", r"\bprovided that\b", r"\bonly (?:if|where|when)\b", r"\bon condition\b",
+        r"\bsubject to\b", r"\bshall not apply\b", r"\bdoes not apply\b", r"\b(?:where|if|when)\b.{0,200}\bmay\b",
+        r"\bmay\b.{0,120}\bwithout\b", r"\bpermitted\b", r"\bin any case where\b", r"\bone of the following\b",
+        r"경우", r"다만", r"제외", r"예외", r"할 수 있다",
+        r"trường hợp", r"\btrừ\b", r"\bnếu\b", r"được phép", r"không áp dụng"),
+    Kind.WHO: _any(
+        r"\b(?:responsible|liable|competent|designat\w+|appoint\w*|entitled|right to)\b", r"\bshall be (?:carried out|performed) by\b",
+        r"\bsupervisory authority\b", r"\bcourt\b",
+        r"책임", r"권한", r"지정", r"담당",
+        r"chịu trách nhiệm", r"có thẩm quyền", r"có quyền"),
+    Kind.AMOUNT: _any(
+        r"\d[\d,.]*\s*(?:%|per ?cent|percent|eur\b|euros?\b|dollars?\b|usd\b)", r"[$€£]\s?\d", r"\bup to\b", r"\bmaximum\b",
+        r"\bminimum\b", r"\bnot (?:exceed|exceeding|more than|less than)\b", r"\bat least \d", r"\b\d+ (?:years|employees|persons)\b",
+        r"\d[\d,]*\s*원", r"만\s*원", r"이하의", r"이상의",
+        r"\d[\d.]*\s*(?:đồng|%)", r"tối đa", r"tối thiểu", r"không quá"),
+    Kind.DEFINITION: _any(
+        r"\bmeans\b", r"\bshall mean\b", r"\bis defined\b", r"\brefers to\b", r"\bfor the purposes? of this\b",
+        r"(?:이)?란\s", r"말한다", r"를 말한다",
+        r"được hiểu là", r"là việc", r"là (?:tổ chức|cá nhân|người)"),
+}
+_ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO, Kind.CONDITION)
+
+
+def asked_kind(question: str) -> Kind | None:
+    """The first kind whose wording the question uses; None when it asks nothing of these kinds."""
+    return next((kind for kind in _ORDER if ASKS[kind].search(question)), None)
+
+
+_ENUMERATES = _any(r"^\s*(?:when|in what|under what|in which)\b", r"\bwhat (?:are the )?(?:cases|circumstances|conditions)\b",
+                   r"어떤 경우", r"trường hợp nào", r"những trường hợp")
+
+
+def enumerates(question: str) -> bool:
+    """Whether the question asks for every case of a rule ("When may …?") rather than whether one case fits."""
+    return bool(_ENUMERATES.search(question))
+
+
+def carries(kind: Kind | None, text: str) -> bool:
+    """Whether the text holds the kind of content asked for (a lead-in's items count for a list)."""
+    return kind is not None and bool(CARRIES[kind].search(text))
+
+
+# A clause stops at these: the stated content is quoted up to the end of its clause.
+_CLAUSE_END = re.compile(r"[.;:](?:\s|$)|\n")
+STATED_CHARS = 160
+
+
+def asked_content(kind: Kind | None, text: str) -> str | None:
+    """The verbatim words of `text` that state an asked-for deadline or amount, from the first such expression
+    to the end of its clause (at most STATED_CHARS, cut at a word)."""
+    if kind not in (Kind.DEADLINE, Kind.AMOUNT):
+        return None
+    found = CARRIES[kind].search(text)
+    if found is None:
+        return None
+    end = _CLAUSE_END.search(text, found.end())
+    stated = text[found.start(): end.start() if end else len(text)].strip(" ,")
+    if len(stated) > STATED_CHARS:
+        stated = stated[:STATED_CHARS].rsplit(" ", 1)[0].rstrip(" ,") + " …"
+    return stated

@@ -1,0 +1,57 @@
+"""The words of a question a user would check a provision for: content words, not pronouns or everyday verbs.
+
+"The cited text does not mention: “We”, “give”" tells the user nothing: no provision says "we", and "give" is
+how the question is phrased, not what it is about. Only the remaining words are named in a caveat, each once.
+"""
+from __future__ import annotations
+
+import re
+
+from core.lexical import tokenize
+
+# Pronouns, determiners, auxiliaries and everyday verbs of a typed question, in the languages the chat
+# answers in; compared lower-cased (and, for English, by stem, so "gives" and "giving" go too).
+_ENGLISH = (
+    "i me my mine myself we us our ours ourselves you your yours he him his she her it its they them their theirs "
+    "this that these those there here someone somebody anyone anybody everyone something anything everything "
+    "what which who whom whose when where why how whether if yes no not really actually exactly still just also "
+    "can could may might must shall should will would do does did done doing is are was were be been being am "
+    "has have had having get gets got getting give gives gave given giving take takes took taken make makes made "
+    "go goes went gone going come came put say says said tell told ask asked asking want wants need needs let "
+    "know knows think thinks see use uses used keep kept find found try tried help allowed ok okay "
+    "thing things stuff lot lots way ways kind sort one ones two some any all each every other another own "
+    "very much many more most less least enough only even well about over after before under without within "
+    "soon quickly fast long late early"
+)
+_ENGLISH_STEMS = frozenset(tokenize(_ENGLISH)) | frozenset(_ENGLISH.split())
+_OTHER = frozenset(
+    "tôi chúng ta chúng tôi bạn họ nó ai gì nào không có được phải là thì mà này đó những các một hay hoặc và "
+    "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까".split())
+_CONTRACTION = re.compile(r"['’](?:ve|re|m|ll|d)$|n['’]t$", re.I)  # "we've", "I'm", "don't": never content
+_WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
+
+
+def is_checkable(word: str) -> bool:
+    lowered = word.lower().strip("'’-")
+    if not lowered or lowered in _OTHER or lowered.isdigit():
+        return False
+    if lowered.isascii():
+        stems = tokenize(lowered)
+        return bool(stems) and lowered not in _ENGLISH_STEMS and not all(s in _ENGLISH_STEMS for s in stems)
+    return True
+
+
+def checkable_words(question: str) -> list[str]:
+    """The question's content words as written, each once (case-insensitively), in question order."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for word in _WORD.findall(question):
+        word = re.sub(r"['’]s$", "", word).strip("'’-")
+        if _CONTRACTION.search(word):
+            continue
+        key = word.lower()
+        if key in seen or not is_checkable(word):
+            continue
+        seen.add(key)
+        out.append(word)
+    return out

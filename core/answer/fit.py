@@ -1,0 +1,349 @@
+"""Fitting the chosen provisions to what was asked: the deciding word, the paragraph that holds the asked-for
+content, and a rule cited whole.
+
+Selection ranks provisions by how much of the question they cover; a user's question is often decided by one
+rare word ("research") and asks for one kind of content (a deadline, a list). Three corrections follow, each
+only when the chosen provision plainly misses:
+- the deciding word: a question term rare among the evidence that the chosen text lacks while other evidence
+  has it; the best-covering unit that has it is cited instead;
+- descent: when the chosen unit does not carry the asked-for kind of content, the paragraph of the same rule
+  (the units under the highest ancestor whose label the unit's label extends: "164.404" for "164.404(a)(1)")
+  that carries it and covers the question best is cited instead;
+- a rule whole: one of several conditions that must all hold ("…; and") is cited as the rule it conditions; one
+  of several alternatives ("…; or") stands as a case of the rule, quoted under the rule's lead-in.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from core.answer.asked import Kind, carries, enumerates
+from core.answer.checkable import checkable_words
+from core.answer.deps import AnswerDeps, Evidence
+from core.answer.quotes import is_lead_in
+from core.answer.selection import Scorer, unit_tokens
+from core.answer.signals import Signals
+from core.answer.terms import terms_of
+from core.answer.tools import GRAPH_DOWN
+from core.domain import Edge
+from core.stores.queries import UnitRecord
+
+# A question term is deciding when at most this share of the evidence holds it and its weight is at least
+# DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
+DECIDING_SHARE = 0.25
+DECIDING_WEIGHT = 0.6
+# A replacement must cover at least this share of the question's weight (it shares the rule's topic).
+MIN_COVER = 0.3
+# Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
+DECIDING_READ = 6
+# Descent reads at most this many levels and units below the rule.
+REGION_DEPTH = 4
+REGION_UNITS = 160
+# A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
+MAX_DECIDING = 2
+# A unit with the deciding word replaces the chosen one only when its standing is at most this much lower.
+DECIDING_MARGIN = 0.3
+# Evidence carrying the asked-for content replaces a chosen unit that does not when its standing (cover with
+# headings + dense similarity, `_Fitter.placed`) is at most this much lower.
+KIND_MARGIN = 0.15
+# A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
+# what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
+DESCENT_SHARE = 0.4
+# A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
+LIFT_LEVELS = 4
+# A lead-in over more items than this is a catalogue (definitions, a list of tasks), not one rule's conditions:
+# an item of it is cited on its own, under the lead-in.
+MAX_CONDITIONS = 8
+# Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
+DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
+HEADING_WORDS = 8
+_CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
+_DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
+_MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
+
+
+@dataclass
+class Fitted:
+    units: list[str]
+    leads: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → the lead-in it is quoted under
+    context: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → its parent heading (for the graph)
+    notes: list[str] = field(default_factory=list)  # what was corrected, for the bench's per-question record
+
+
+def deciding_terms(scorer: Scorer, deps: AnswerDeps) -> list[str]:
+    """Content terms of the question rare among the evidence but present in some of it, heaviest first."""
+    docs = [set(unit_tokens(e)) for e in deps.ledger.units.values() if e.unit.text]
+    content = {t for w in checkable_words(deps.question) for t in terms_of(w)}
+    if not docs:
+        return []
+    df = {t: sum(1 for d in docs if t in d) for t in scorer.weights if t in content}
+    held = {t: w for t, w in scorer.weights.items() if df.get(t)}
+    if not held:
+        return []
+    heaviest = max(held.values())
+    return sorted((t for t, w in held.items() if df[t] <= max(1, DECIDING_SHARE * len(docs))
+                   and w >= DECIDING_WEIGHT * heaviest), key=lambda t: -held[t])
+
+
+def _has(term: str, words: set[str]) -> bool:
+    """The term, or a word of the same stem family ("discov" / "discoveri": the stemmer cuts them apart)."""
+    return term in words or (len(term) >= 4 and any(len(w) >= 4 and (w.startswith(term) or term.startswith(w))
+                                                    for w in words))
+
+
+def _words(unit: UnitRecord) -> set[str]:
+    return set(terms_of(" ".join((unit.label, unit.title, unit.text))))
+
+
+def _carries(kind: Kind | None, unit: UnitRecord) -> bool:
+    return carries(kind, unit.text) or (kind is Kind.LIST and is_lead_in(unit.text))
+
+
+def _is_heading(unit: UnitRecord) -> bool:
+    return len(unit.text.split()) <= HEADING_WORDS and not is_lead_in(unit.text)
+
+
+def _base(label: str) -> str:
+    return _MARKS.sub("", label).strip()
+
+
+def _names(question: str, label: str) -> bool:
+    """The question writes the label's own number: its part after the last ", " or its last word, not followed by
+    a further mark ("164.502(a)(5)" is not named by "164.502(a)(5)(ii)")."""
+    tail = label.rsplit(", ", 1)[-1] if ", " in label else (label.split()[-1] if label.split() else "")
+    if len(tail) < 4 or not any(ch.isdigit() for ch in tail):
+        return False
+    return re.search(re.escape(tail) + r"(?![\w(])", question, re.I) is not None
+
+
+def _same_rule(above: UnitRecord, unit: UnitRecord) -> bool:
+    """Whether `above` is the same rule at a coarser level: its label is the start of the unit's
+    ("45 CFR 164.404" of "45 CFR 164.404(a)(1)"), not a container of many rules (a chapter, a preamble)."""
+    base = _base(above.label)
+    return bool(base) and unit.label.startswith(base)
+
+
+class _Fitter:
+    def __init__(self, deps: AnswerDeps, scorer: Scorer, kind: Kind | None, signals: Signals | None) -> None:
+        self.deps, self.scorer, self.kind, self.signals = deps, scorer, kind, signals
+        assert deps.graph is not None
+        self.graph = deps.graph
+        self._ancestors: dict[str, list[UnitRecord]] = {}
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]:
+        if unit_id not in self._ancestors:
+            self._ancestors[unit_id] = self.graph.ancestors(unit_id)
+        return self._ancestors[unit_id]
+
+    def unit(self, unit_id: str) -> UnitRecord:
+        known = self.deps.ledger.units.get(unit_id)
+        return known.unit if known else self.graph.fetch_units([unit_id])[unit_id]
+
+    def cover(self, unit: UnitRecord) -> float:
+        words = _words(unit)
+        return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
+
+    def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
+        """Headings replaced by their sub-units (their content is there), other units kept."""
+        headings = [u.id for u in units if _is_heading(u)]
+        below = self.graph.children(headings) if headings else {}
+        out: list[UnitRecord] = []
+        for u in units:
+            out += [k for k in below.get(u.id, []) if k.text] if u.id in below else [u]
+        return out
+
+    def placed(self, unit: UnitRecord) -> float:
+        """How well a unit answers read where it sits: its text with its headings, and its meaning (dense)."""
+        words = _words(unit)
+        for above in self.ancestors(unit.id):
+            words |= _words(above)
+        dense = self.signals.dense_of(unit.id) if self.signals is not None else 0.0
+        return self.scorer.score_terms(words) + dense
+
+    def record(self, unit: UnitRecord, role: str, via: Edge | None = None) -> None:
+        if unit.id not in self.deps.ledger:
+            self.deps.ledger.record(Evidence(unit, role, via=via))
+
+    def named(self, unit_id: str) -> bool:
+        """Whether the question writes this unit's own number ("… 164.502(a)(5)(ii)(B)(2)(iv) …", "Article 32"):
+        then it is what is asked about, whatever else the question's words suggest."""
+        return _names(self.deps.question, self.unit(unit_id).label)
+
+    def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
+        """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
+        if any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
+            return units, None
+        have: set[str] = set()
+        for u in units:
+            have |= _words(self.unit(u))
+        lacking = [t for t in deciding if not _has(t, have)]
+        if not lacking:
+            return units, None
+        found = [e.unit for e in self.deps.ledger.units.values()
+                 if e.unit.text and e.unit.id not in units and all(_has(t, _words(e.unit)) for t in lacking)]
+        if not found:
+            return units, None
+        found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
+        best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
+        weakest = min(units, key=lambda u: self.cover(self.unit(u)))
+        if self.cover(best) < MIN_COVER or self.placed(best) < self.placed(self.unit(weakest)) - DECIDING_MARGIN:
+            return units, None
+        self.record(best, "paragraph")
+        return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
+
+    def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
+        standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
+        if self.kind not in DESCEND_KINDS or len(units) != 1 or self.named(units[0]):
+            return units, None
+        chosen = self.unit(units[0])
+        if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
+            return units, None  # descent finds it in the chosen rule
+        found = [e.unit for e in self.deps.ledger.units.values()
+                 if e.unit.text and e.unit.id != chosen.id and _carries(self.kind, e.unit)]
+        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        if not found:
+            return units, None
+        best = max(found, key=self.placed)
+        if self.placed(best) < self.placed(chosen) - KIND_MARGIN:
+            return units, None
+        self.record(best, "paragraph")
+        return [best.id], f"carries the {self.kind}: {best.label}"
+
+    @cache  # noqa: B019 — one fitter per answer: the cache lives as long as the answer
+    def region(self, unit_id: str) -> list[UnitRecord]:
+        """The units of the rule `unit_id` belongs to: below its highest ancestor whose label it extends."""
+        unit = self.unit(unit_id)
+        root = unit
+        for above in reversed(self.ancestors(unit_id)):
+            if not _same_rule(above, unit):
+                break
+            root = above
+        return self.subtree(root.id, root)
+
+    def subtree(self, root_id: str, root: UnitRecord | None = None) -> list[UnitRecord]:
+        """The unit and the units below it (REGION_DEPTH levels, REGION_UNITS at most), those with text."""
+        found: list[UnitRecord] = [root or self.unit(root_id)]
+        level = [root_id]
+        for _ in range(REGION_DEPTH):
+            if not level or len(found) >= REGION_UNITS:
+                break
+            kids = self.graph.children(level)
+            level = [k.id for ks in kids.values() for k in ks]
+            found += [k for ks in kids.values() for k in ks]
+        return [u for u in found[:REGION_UNITS] if u.text]
+
+    def descend(self, unit_id: str, heading_only: bool = False) -> tuple[str, str | None]:
+        """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
+        unit = self.unit(unit_id)
+        if self.named(unit_id):
+            return unit_id, None
+        below = self.subtree(unit_id) if _is_heading(unit) else []
+        heading = len(below) > 1
+        if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
+            return unit_id, None
+        if not heading and _carries(self.kind, unit):
+            return unit_id, None
+        options = [u for u in (below or self.region(unit_id)) if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+                   and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
+        if not options:
+            return unit_id, None
+        best = max(options, key=lambda u: self.cover(u))
+        if not heading and (self.cover(best) < MIN_COVER or self.cover(best) < DESCENT_SHARE * self.cover(unit)):
+            return unit_id, None
+        self.record(best, "paragraph")
+        return best.id, f"descended to {best.label}"
+
+    def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
+        """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
+        question word only it has among its siblings), keeps its place, quoted under the rule's lead-in."""
+        for _ in range(LIFT_LEVELS):
+            above = self.ancestors(unit_id)
+            unit = self.unit(unit_id)
+            if self.named(unit_id):
+                return unit_id
+            if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
+                return unit_id
+            parent = above[-1]
+            siblings = self.graph.children([parent.id]).get(parent.id, [])
+            ends = [s.text.rstrip() for s in siblings[:-1]]
+            # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
+            # stays, its lead-in quoted above it.
+            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST) or enumerates(self.deps.question)
+            if len(siblings) > MAX_CONDITIONS or not asks_whole or not any(_CONJUNCT.search(t) for t in ends) and (
+                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)):
+                leads[unit_id] = parent
+                self.record(parent, "context")
+                return unit_id
+            self.record(parent, "context")
+            unit_id = parent.id
+        return unit_id
+
+    def names_only(self, unit: UnitRecord, parent: UnitRecord, siblings: list[UnitRecord]) -> bool:
+        """Whether the question names something only this item (not its lead-in, not its siblings) holds."""
+        others = _words(parent)
+        for s in siblings:
+            if s.id != unit.id:
+                others |= _words(s)
+        own = _words(unit)
+        content = {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
+        return any(_has(t, own) and not _has(t, others) for t in content)
+
+    def settle(self, unit_id: str) -> str:
+        """For a condition: the rule under the same heading that states the permission or its conditions best
+        ("(i)(1) A covered entity may … provided that:" rather than "(i)(2) the documentation must include …")."""
+        above = self.ancestors(unit_id)
+        if self.kind is not Kind.CONDITION or not above or not _is_heading(above[-1]):
+            return unit_id
+        siblings = [u for u in self.graph.children([above[-1].id]).get(above[-1].id, []) if u.text]
+        options = [u for u in siblings if _carries(self.kind, u)]
+        if not options:
+            return unit_id
+        best = max(options, key=self.cover)
+        if best.id == unit_id or self.cover(best) <= self.cover(self.unit(unit_id)):
+            return unit_id
+        self.record(best, "paragraph")
+        return best.id
+
+    def heading_of(self, unit_id: str) -> UnitRecord | None:
+        above = [a for a in self.ancestors(unit_id) if a.text]
+        return above[-1] if above else None
+
+
+def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
+        signals: Signals | None = None) -> Fitted:
+    """The units to cite for what was asked (see the module's docstring); unchanged without a graph."""
+    if deps.graph is None or not units:
+        return Fitted(list(units))
+    try:
+        return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units)
+    except Exception:  # noqa: BLE001 — a graph failure leaves the chosen units as they were
+        deps.notice(GRAPH_DOWN)
+        return Fitted(list(units))
+
+
+def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) -> Fitted:
+    notes: list[str] = []
+    chosen, note = fitter.deciding(list(units), deciding_terms(scorer, deps))
+    notes += [note] if note else []
+    if note is None:
+        chosen, note = fitter.kind_switch(chosen)
+        notes += [note] if note else []
+    descended = []
+    for u in chosen:
+        # Two units chosen together (a citation pair) each answer their half: only a heading is opened.
+        d, note = fitter.descend(u, heading_only=len(chosen) > 1)
+        descended.append(d)
+        notes += [note] if note else []
+    leads: dict[str, UnitRecord] = {}
+    whole = list(dict.fromkeys(fitter.settle(fitter.whole(u, leads)) for u in descended))
+    context: dict[str, UnitRecord] = {}
+    for u in whole:
+        heading = fitter.heading_of(u)
+        if heading is not None:
+            fitter.record(heading, "context")
+            deps.ledger.record_edge(Edge(source=heading.id, type="CONTAINS", target=u))
+            context[u] = heading
+    return Fitted(whole, {u: p for u, p in leads.items() if u in whole}, context, notes)

@@ -1,0 +1,58 @@
+"""What kind of answer a question asks for (three languages), what content carries it, and which words a caveat names."""
+from __future__ import annotations
+
+import pytest
+
+from core.answer.asked import Kind, asked_content, asked_kind, carries, enumerates
+from core.answer.checkable import checkable_words
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("How soon must a covered entity notify individuals after discovering a breach?", Kind.DEADLINE),
+    ("By when do we have to tell those people that we have their details?", Kind.DEADLINE),
+    ("의료기관은 진료기록을 언제까지 보존해야 하나요?", Kind.DEADLINE),
+    ("Người lao động phải báo trước bao lâu khi nghỉ việc?", Kind.DEADLINE),
+    ("What elements must an authorization contain to be valid?", Kind.LIST),
+    ("신청서의 기재사항은 무엇인가요?", Kind.LIST),
+    ("Hồ sơ đề nghị cấp giấy phép gồm những nội dung gì?", Kind.LIST),
+    ("When may a covered entity disclose information for research?", Kind.CONDITION),
+    ("Trong trường hợp nào được miễn thuế?", Kind.CONDITION),
+    ("어떤 경우에 진료기록을 열람할 수 있나요?", Kind.CONDITION),
+    ("What's the maximum fine for processing without a legal basis?", Kind.AMOUNT),
+    ("과태료는 얼마인가요?", Kind.AMOUNT),
+    ("Mức phạt tối đa là bao nhiêu?", Kind.AMOUNT),
+    ("Does that still count as a personal data breach?", Kind.DEFINITION),
+    ("Người tiêu dùng là gì?", Kind.DEFINITION),
+    ("Who is responsible for paying the compensation?", Kind.WHO),
+    ("Which data protection authority can I complain to?", Kind.WHO),
+])
+def test_asked_kind(question, kind):
+    assert asked_kind(question) is kind
+
+
+def test_content_that_carries_the_kind():
+    assert carries(Kind.DEADLINE, "without unreasonable delay and in no case later than 60 calendar days")
+    assert not carries(Kind.DEADLINE, "A covered entity shall notify each individual whose information was disclosed.")
+    assert carries(Kind.LIST, "A valid authorization must contain at least the following elements:")
+    assert carries(Kind.AMOUNT, "fines up to 20 000 000 EUR, or up to 4 % of the total worldwide annual turnover")
+    assert carries(Kind.DEFINITION, "'personal data' means any information relating to an identified person")
+    assert carries(Kind.DEADLINE, "30일 이내에 신고하여야 한다") and carries(Kind.DEADLINE, "trong thời hạn 15 ngày")
+    assert not carries(None, "anything")
+
+
+def test_the_stated_deadline_is_quoted_to_the_end_of_its_clause():
+    text = ("Except as provided in § 164.412, a covered entity shall provide the notification without unreasonable "
+            "delay and in no case later than 60 calendar days after discovery of a breach.")
+    assert asked_content(Kind.DEADLINE, text) == (
+        "without unreasonable delay and in no case later than 60 calendar days after discovery of a breach")
+    assert asked_content(Kind.LIST, text) is None
+
+
+def test_when_asks_for_every_case_and_can_for_one():
+    assert enumerates("When may we disclose records?") and not enumerates("Can we disclose records to a researcher?")
+
+
+def test_caveat_words_are_content_words_once():
+    words = checkable_words("We are a clinic. Can we give a patient's records to a university researcher "
+                            "without asking the patient? How soon?")
+    assert words == ["clinic", "patient", "records", "university", "researcher"]
