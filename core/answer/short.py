@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.analyzers.script import language_of_text
 from core.answer.models import Claim, RuleClaims
 
 ANSWER_CHARS = 600
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_VIETNAMESE = re.compile(r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
 # English sentences that open with one of these read on after "Under X, " in lower case.
 _MARKS = re.compile(r"\([^()]{1,6}\)")
 _LOWER_OPENERS = frozenset("a an the each every any no if where when unless except in for to on subject".split())
@@ -46,16 +45,9 @@ WORDINGS = {
 }
 
 
-def language_of(text: str) -> str:
-    """'ko', 'vi' or 'en', by script (the generic parser decides a document's grammar the same way)."""
-    if _HANGUL.search(text):
-        return "ko"
-    return "vi" if len(_VIETNAMESE.findall(text)) >= 3 else "en"
-
-
 def wording_for(rules: list[RuleClaims], question: str) -> Wording:
     sample = " ".join(c.text for r in rules for c in r.claims) or question
-    return WORDINGS[language_of(sample)]
+    return WORDINGS[language_of_text(sample)]
 
 
 def _opening(label: str, sentence: str, wording: Wording) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.deps import AnswerDeps
-from core.answer.soft_match import SoftMatch, TokenReader, soft_match
+from core.answer.soft_match import SoftMatch, reader_for, soft_match
 from core.retrieval.base import KeepsCorpusStores
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
@@ -72,7 +72,9 @@ class Signals:
         """The question's in-context match to each text (unit id → text), read by the corpus's embedding model."""
         try:
             self.stores.use_query_threads()
-            return soft_match(TokenReader(self.stores.embedder.model), question, texts, clauses(question))
+            embedder = self.stores.embedder
+            return soft_match(reader_for(embedder, embedder.cache_for(self.stores.settings)), question, texts,
+                              clauses(question))
         except Exception:  # noqa: BLE001 — like the other signals, it only sharpens the choice
             log.warning("in-context reading failed; the answer is chosen without it", exc_info=True)
             return None
