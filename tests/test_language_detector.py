@@ -50,3 +50,14 @@ def test_an_english_document_quoting_a_korean_name_is_parsed_as_english(tmp_path
     graph = build_graph([path], "t", None, StageRecorder())
     labels = [u.label for d in graph.documents for u in d.units]
     assert labels == ["notes", "notes Clause 1", "notes Clause 2", "notes Clause 3"]
+
+
+def test_the_extractive_answers_own_words_follow_the_question_language():
+    from core.answer.short import empty_caveat, missing_caveat
+
+    assert empty_caveat("진료기록은 몇 년 동안 보관해야 하나요?") == "검색 결과에서 인용할 조문을 찾지 못했습니다."
+    assert empty_caveat("Người lao động được nghỉ hằng năm bao nhiêu ngày?").startswith("Tìm kiếm")
+    assert empty_caveat("How long must records be kept?") == "The search returned nothing to quote."
+    rules = [RuleClaims(unit_id="u", label="의료법 제22조", claims=[Claim(text=KOREAN_WITH_ENGLISH)])]
+    assert short_answer(rules, "?").startswith("의료법 제22조에 따르면, 제23조")
+    assert missing_caveat(rules, "?", ["아르바이트생"]) == "인용된 조문에 다음 내용이 없습니다: “아르바이트생”."

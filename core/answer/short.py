@@ -27,21 +27,23 @@ class Wording:
     unsure: str  # {labels}
     missing: str  # {terms}
     lower_first: bool
+    empty: str  # the search found nothing to quote
 
 
 WORDINGS = {
     "en": Wording("Under {label}, ", " {label} adds: ", " (and {n} more items)",
                   "No provision in the corpus matched the question.",
                   "The match is not clear-cut: check that {labels} is the provision you mean.",
-                  "The cited text does not mention: {terms}.", True),
+                  "The cited text does not mention: {terms}.", True, "The search returned nothing to quote."),
     "vi": Wording("Theo {label}: ", " {label} quy định thêm: ", " (và {n} điểm khác)",
                   "Không tìm thấy điều khoản nào phù hợp với câu hỏi.",
                   "Kết quả chưa chắc chắn: hãy kiểm tra {labels} có đúng là điều khoản cần tìm.",
-                  "Văn bản được trích không đề cập: {terms}.", False),
-    "ko": Wording("{label}에 따르면: ", " {label}: ", " (외 {n}개 항목)",
+                  "Văn bản được trích không đề cập: {terms}.", False,
+                  "Tìm kiếm không trả về điều khoản nào để trích dẫn."),
+    "ko": Wording("{label}에 따르면, ", " {label}에서는: ", " (외 {n}개 항목)",
                   "질문에 맞는 조항을 찾지 못했습니다.",
                   "확실하지 않은 결과입니다: {labels} 조항이 맞는지 확인하십시오.",
-                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False),
+                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False, "검색 결과에서 인용할 조문을 찾지 못했습니다."),
 }
 
 
@@ -98,3 +100,7 @@ def unsure_caveat(rules: list[RuleClaims], question: str) -> str:
 
 def missing_caveat(rules: list[RuleClaims], question: str, words: list[str]) -> str:
     return wording_for(rules, question).missing.format(terms=", ".join(f"“{w}”" for w in words))
+
+
+def empty_caveat(question: str) -> str:
+    return WORDINGS[language_of_text(question)].empty

@@ -49,6 +49,9 @@ class RetrievalConfig(BaseSettings):
     context_depth: int = Field(default=2, ge=0, description="ancestor headings indexed with a unit's text (0: plain BM25)")
     sibling_seeds: int = Field(default=0, ge=0, description="top units whose adjacent siblings may rise under them")
     sibling_bonus: float = Field(default=0.3, ge=0, description="λ for an adjacent sibling (same parent, next/previous)")
+    closure_seeds: int = Field(default=3, ge=0, description="top hits whose delegation partners join (delegation.py)")
+    closure_partners: int = Field(default=2, ge=0, description="delegation partner articles placed under each such hit")
+    closure_hops: int = Field(default=2, ge=0, description="DELEGATES_TO/SPECIFIES hops: act → decree → rules")
     views: bool = Field(default=False, description="add the anchor views (RRM) to the default method")
     rollup: bool = Field(default=False, description="roll paragraph hits up to their parent when it scores better")
 

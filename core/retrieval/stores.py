@@ -137,6 +137,16 @@ class CorpusStores:
         return self.lexical_scores(text) if index is None else index.scores(text)  # built over unit_ids
 
     @cached_property
+    def children(self) -> dict[str, list[str]]:
+        """Unit id → the ids of the units directly under it (from the graph's parents)."""
+        out: dict[str, list[str]] = {}
+        for uid in self.unit_ids:
+            parent = self.units[uid].parent_id
+            if parent:
+                out.setdefault(parent, []).append(uid)
+        return out
+
+    @cached_property
     def adjacent(self) -> np.ndarray:
         """(units, 2): previous and next unit index in document order under the same parent, -1 if none."""
         out = np.full((len(self.unit_ids), 2), -1, dtype=np.int64)
@@ -176,7 +186,7 @@ class CorpusStores:
 
     def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self.first_windows
+        _ = self.context_lexical, self.adjacent, self.first_windows, self.children
         return self
 
 
