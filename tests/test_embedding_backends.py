@@ -120,3 +120,16 @@ def test_a_korean_corpus_is_indexed_and_searched_by_e5(tmp_path: Path, test_sett
     assert again.vectors_embedded == len(got["ids"]) > 0
     got = chroma_store.collection(chroma_client, "ko-e5").get(include=["metadatas"])
     assert {(m or {}).get("backend") for m in got["metadatas"] or []} == {SENTENCE_TRANSFORMERS}
+
+
+def test_the_in_context_reading_of_a_korean_corpus_uses_e5(e5: Embedder, tmp_path: Path):
+    from core.answer.soft_match import TextReader, TokenReader, reader_for, soft_match
+
+    assert isinstance(reader_for(e5), TextReader)
+    assert isinstance(reader_for(get_embedder(Settings(), SENTENCE_TRANSFORMERS)), TokenReader)
+    reader = reader_for(e5, e5.cache_for(Settings(cache_dir=tmp_path)))
+    match = soft_match(reader, "아르바이트생도 연차휴가를 받을 수 있나요?", {
+        "leave": "사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다. 단시간근로자에게도 적용한다.",
+        "records": RECORDS,
+    })
+    assert match.cover("leave") > match.cover("records")
