@@ -2,6 +2,7 @@
 
 python -m bench.backends --questions FILE --corpus NAME --out FILE.json [--backends sentence-transformers,e5,bm25]
     [--limit N] [--sample 64]
+python -m bench.backends --table bench/results/backends_*.json   # the Markdown table of every result file
 
 Each backend reads the corpus's units as its ingest would (ingest/reading.py: MiniLM every unit in windows, e5
 each article once, cut), through the shared embedding cache; questions are embedded as the retriever embeds them.
@@ -76,15 +77,37 @@ def dense_run(embedder: Embedder, documents: list[Document], stores: CorpusStore
     return run, cost
 
 
+def table(paths: list[Path]) -> str:
+    rows = ["| dev set (corpus) | backend | Recall@10 | Hit@1 | MRR | vectors | texts embedded | ingest texts/s | "
+            "ingest embed (est.) | query embed p50 / p95 ms | model RSS MB |", "|" + "---|" * 11]
+    for path in paths:
+        report = json.loads(path.read_text())
+        name = f"{Path(report['questions']).stem} ({report['corpus']}, {report['units']} units)"
+        for backend, v in report["backends"].items():
+            timing = v.get("query_embed_ms") or v.get("query_ms") or {}
+            rate = v.get("ingest_texts_per_s")
+            rows.append(f"| {name} | {backend} | {v['Recall@10']:.3f} | {v['Hit@1']:.3f} | {v['MRR']:.3f} | "
+                        f"{v['vectors']} | {v.get('texts_embedded', 0)} | {rate if rate else '–'} | "
+                        f"{str(v['ingest_embed_s_estimate']) + ' s' if rate else '–'} | "
+                        f"{timing.get('p50', '–')} / {timing.get('p95', '–')} | {v.get('model_rss_mb', '–')} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.backends", description=__doc__.splitlines()[0])
-    parser.add_argument("--questions", type=Path, required=True)
-    parser.add_argument("--corpus", required=True)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--table", type=Path, nargs="+", help="print the Markdown table of these result files")
+    parser.add_argument("--questions", type=Path)
+    parser.add_argument("--corpus")
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--backends", default="bm25,e5,sentence-transformers")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--sample", type=int, default=64, help="texts embedded without the cache for throughput")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(args.table))
+        return 0
+    if not (args.questions and args.corpus and args.out):
+        parser.error("--questions, --corpus and --out are needed to measure")
     settings = get_settings()
     questions, _, by_label = load_questions(args.questions, None, args.limit)
     stores = CorpusStores.open(settings, args.corpus)

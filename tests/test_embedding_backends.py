@@ -133,3 +133,15 @@ def test_the_in_context_reading_of_a_korean_corpus_uses_e5(e5: Embedder, tmp_pat
         "records": RECORDS,
     })
     assert match.cover("leave") > match.cover("records")
+
+
+def test_a_vector_match_reads_the_units_stored_vectors_per_question_and_clause():
+    from core.answer.soft_match import vector_match
+
+    q, c1, c2 = np.eye(3)
+    units = {"a": np.array([0.6, 0.8, 0.0]), "b": np.array([0.6, 0.0, 0.8])}
+    match = vector_match([q, c1, c2], units)
+    assert match.cover("a") == pytest.approx(0.6) and match.cover("a", "b") == pytest.approx(0.6)
+    assert match.clause_cover == {"a": [pytest.approx(0.8), 0.0], "b": [0.0, pytest.approx(0.8)]}
+    assert match.split("a", "b") == pytest.approx(0.8)
+    assert vector_match([q, c1], units).clause_cover == {"a": [], "b": []}  # one clause is no split

@@ -7,10 +7,10 @@ one vector per text it says *which* part of the question each text answers: what
 provisions around the same rule needs. Reading a text costs a pass of the model over it, so selection reads
 only the units of its shortlisted candidates.
 
-A backend that gives no token vectors (e5, which reads Korean and Vietnamese) is read by `TextReader`: the
-question as one query vector, each text as one passage vector (through the embedding cache, so a unit read once is
-not read again), and the match is their cosine: coarser, but in the corpus's language rather than the English
-model's noise.
+A backend that gives no token vectors (e5, which reads Korean and Vietnamese) is read one vector per text: the
+question as one query vector, each unit as the passage vector the corpus already holds for it (`vector_match`;
+`TextReader` reads a text the stores lack, through the embedding cache), and the match is their cosine: coarser,
+but in the corpus's language rather than the English model's noise, and at no model pass per question.
 """
 from __future__ import annotations
 
@@ -136,6 +136,13 @@ class SoftMatch:
             return float(np.mean(rows[0]))
         a, b = rows
         return max((a[i] + b[j]) / 2 for i in range(len(a)) for j in range(len(b)) if i != j)
+
+
+def vector_match(asks: list[np.ndarray], vectors: dict[str, np.ndarray]) -> SoftMatch:
+    """The match read from one vector per question (then per clause, when there are two or more) and per unit."""
+    clauses = asks[1:] if len(asks) >= 3 else []
+    return SoftMatch({u: np.array([float(v @ asks[0])]) for u, v in vectors.items()},
+                     {u: [float(v @ c) for c in clauses] for u, v in vectors.items()})
 
 
 def soft_match(reader: Reader, question: str, texts: dict[str, str],
