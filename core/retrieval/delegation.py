@@ -53,29 +53,44 @@ def delegation_closure(query: Query, ranked: Ranked, provenance: ProvenanceMap, 
     k = query.request.k
     top_articles = {article_of(query, uid) for uid, _ in ranked[:k]}
     stores = query.stores
+    # The first `seeds` hits of distinct articles; a unit reached belongs to the seed it was reached from.
+    seed_of: dict[str, str] = {}
+    chosen: list[str] = []
+    for uid, _ in ranked:
+        if len(chosen) >= seeds:
+            break
+        if article_of(query, uid) in {article_of(query, c) for c in chosen}:
+            continue
+        chosen.append(uid)
+        for member in family(query, uid):
+            seed_of.setdefault(member, uid)
+    reached: dict[str, dict[str, Edge]] = {seed: {} for seed in chosen}
+    front = list(seed_of)
+    for _ in range(hops):  # one graph read per hop for all seeds
+        nexts: list[str] = []
+        for edge in neighbour_edges(query, front, DELEGATION, limit_per_unit):
+            known = edge.source if edge.source in seed_of else edge.target
+            end = edge.target if known == edge.source else edge.source
+            if end not in stores.index or not stores.allowed(end, query.request.filters):
+                continue
+            seed, article = seed_of[known], article_of(query, end)
+            if seed_of.get(end) == seed:
+                continue  # within what this seed reached already
+            # A unit another seed reached (or another seed itself) is still this seed's partner; it is walked once.
+            for member in family(query, article):
+                if member not in seed_of:
+                    seed_of[member] = seed
+                    nexts.append(member)
+            if article != article_of(query, seed):
+                reached[seed].setdefault(article, edge)
+        front = nexts
+        if not front:
+            break
     picked: dict[str, list[str]] = {}
-    for seed, _ in ranked[:seeds]:
-        seen = set(family(query, seed))
-        front: list[str] = list(seen)
-        reached: dict[str, Edge] = {}
-        for _ in range(hops):
-            nexts: list[str] = []
-            for edge in neighbour_edges(query, front, DELEGATION, limit_per_unit):
-                for end in (edge.source, edge.target):
-                    if end in seen or end not in stores.index or not stores.allowed(end, query.request.filters):
-                        continue
-                    article = article_of(query, end)
-                    for member in family(query, article):
-                        if member not in seen:
-                            seen.add(member)
-                            nexts.append(member)
-                    reached.setdefault(article, edge)
-            front = nexts
-            if not front:
-                break
+    for seed in chosen:
         # Each partner article by its best unit's own score: the one the question is about comes first.
         scored = []
-        for article, edge in reached.items():
+        for article, edge in reached[seed].items():
             if article in top_articles:
                 continue
             members = [m for m in family(query, article) if m in stores.index]
