@@ -16,7 +16,7 @@ class RetrievalConfig(BaseSettings):
     lexical_weight: float = Field(default=0.7, ge=0, le=1, description="share of BM25 in the score fusion")
     unread_lexical_weight: float = Field(default=1.0, ge=0, le=1, description=(
         "share of BM25 where the embedder cannot read the corpus's language (language.py)"))
-    e5_lexical_weight: float = Field(default=0.7, ge=0, le=1, description=(
+    e5_lexical_weight: float = Field(default=0.9, ge=0, le=1, description=(
         "share of BM25 on a corpus indexed by e5 (Korean, Vietnamese; language.py)"))
     stem_share: float = Field(default=0.5, ge=0, le=1, description=(
         "weight of a '… ? Trả lời: …' statement's stem beside the whole statement (statement.py)"))
