@@ -60,8 +60,7 @@ def by_gold_count(questions: list[Question], run: dict, k: int) -> dict[str, dic
 
 def sweep(stores: CorpusStores, questions: list[Question], k: int) -> dict[str, dict]:
     started = time.perf_counter()
-    vectors = stores.embedder.model.encode([q.question for q in questions], normalize_embeddings=True,
-                                           convert_to_numpy=True, batch_size=64)
+    vectors = stores.embed([q.question for q in questions])
     dense = [stores.dense_scores(v) for v in vectors]
     plain = [stores.lexical_scores(q.question) for q in questions]
     context = [stores.context_lexical_scores(q.question) for q in questions]

@@ -61,8 +61,10 @@ def load_questions(path: Path, fmt: Format | None, limit: int | None) -> tuple[l
         else:
             by_label = by_label or ("gold_labels" in row and "gold_unit_ids" not in row)
             gold = row.get("gold_unit_ids") or row.get("gold_labels") or []
-            kinds = {"answer_type": row["answer_type"]} if row.get("answer_type") else {}
-            out.append(Question(id=str(row["id"]), question=row["question"], gold=list(gold), groups=kinds))
+            groups = {"answer_type": row["answer_type"]} if row.get("answer_type") else {}
+            if "level" in row:  # ko_dev: L1–L3
+                groups["level"] = str(row["level"])
+            out.append(Question(id=str(row["id"]), question=row["question"], gold=list(gold), groups=groups))
     return out, fmt, by_label
 
 
@@ -208,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         values = evaluate(questions, run, args.k)
         if fmt == "xrefrag":
             values.update(xref_scores(questions, run))
+        if any(q.groups for q in questions):
             report["breakdowns"][method] = breakdowns(questions, run, args.k)
         values["latency_ms"] = percentiles(latencies)
         report["methods"][method] = values
@@ -217,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     metrics = [f"Recall@{args.k}", "nDCG@10", "MAP@10", "MRR", "Hit@1", "FullCov@10"] + (
         ["Both@10", "SRC@10", "TGT@10"] if fmt == "xrefrag" else [])
     print_table(report, metrics)
+    for method, groups in report["breakdowns"].items():
+        for key, values in groups.get("level", {}).items():
+            print(f"{method:16s} {key} (n={values['n']}): FullCov@10 {values['FullCov@10']:.3f}  "
+                  f"Recall@{args.k} {values[f'Recall@{args.k}']:.3f}  Hit@1 {values['Hit@1']:.3f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))
     draw_chart(args.out.with_suffix(".png"), report, metrics)

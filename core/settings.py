@@ -11,6 +11,8 @@ from core.analyzers import AUTO, get_analyzer
 from core.domain import SettingsError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# auto: by the corpus's detected language (core.embeddings.backend_for); the others name one for every corpus.
+EMBEDDING_BACKENDS = ("auto", "sentence-transformers", "e5")
 
 
 class Settings(BaseSettings):
@@ -38,9 +40,15 @@ class Settings(BaseSettings):
     chroma_host: str | None = Field(default=None, validation_alias=AliasChoices("CHROMA_HOST", "CITEWALK_CHROMA_HOST"))
     chroma_port: int = Field(default=8001, validation_alias=AliasChoices("CHROMA_PORT", "CITEWALK_CHROMA_PORT"))
 
-    # Embeddings: a sentence-transformers model name or path; empty → the packaged MiniLM.
+    # Embeddings: which backend indexes a new corpus (auto: sentence-transformers for English, e5 for Korean and
+    # Vietnamese); a sentence-transformers model name or path (empty → the packaged MiniLM; set → that model reads
+    # every language under auto).
+    embedding_backend: str = Field(default="auto", description=f"one of {', '.join(EMBEDDING_BACKENDS)}")
     embedding_model: str = ""
     embedding_batch_size: int = 32
+    embedding_threads: int = Field(default=0, ge=0, description="e5 engine threads (0: one per core)")
+    e5_passage_chars: int = Field(default=700, ge=50, description=(
+        "e5 reads each article cut to this many characters: ingest time grows with it (README)"))
     # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.
     embedding_cache: bool = True
 
@@ -48,6 +56,14 @@ class Settings(BaseSettings):
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
     # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.
     lexical_analyzer: str = "auto"
+
+    @field_validator("embedding_backend")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        if value not in EMBEDDING_BACKENDS:
+            raise ValueError(f"CITEWALK_EMBEDDING_BACKEND: unknown backend {value!r}; use one of "
+                             f"{', '.join(EMBEDDING_BACKENDS)}")
+        return value
 
     @field_validator("lexical_analyzer")
     @classmethod

@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field
 from tqdm import tqdm
 
 from core.analyzers import choose_analyzer
+from core.analyzers.script import detect_language
 from core.domain import Document, Edge, EdgeType
-from core.embeddings import get_embedder
+from core.embeddings import Embedder, backend_for, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
 from core.stores import chroma_store, graph_reader, neo4j_store, queries
@@ -19,6 +20,7 @@ from core.stores.chroma_store import ChromaUnitWriter, text_hash
 from core.stores.embedding_cache import EmbeddingCache
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
+from ingest.reading import own_text, vector_plan
 from ingest.stages import StageRecorder, StageStats
 
 
@@ -92,11 +94,17 @@ def run_ingest(
     return summary
 
 
+def corpus_embedder(graph: CorpusGraph, settings: Settings) -> Embedder:
+    """The backend that reads the corpus's language (core.embeddings.backend_for), loaded once per process."""
+    language = detect_language(u.text for d in graph.documents for u in d.units)
+    return get_embedder(settings, backend_for(settings, language))
+
+
 def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
                  quiet: bool) -> None:
     with recorder.stage("load model"):
         chroma = chroma_store.client(settings)
-        embedder = get_embedder(settings)
+        embedder = corpus_embedder(graph, settings)
     owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
     externals = {x.id: x for x in graph.externals}
     stored = queries.stored_hashes(driver, settings.neo4j_database, graph.corpus)
@@ -131,29 +139,33 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         stage.items = len(rows)
 
 
-def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quiet: bool,
+def write_vectors(documents: list[Document], chroma, embedder: Embedder, corpus: str, quiet: bool,
                   cache: EmbeddingCache | None = None) -> int:
     writer = ChromaUnitWriter(chroma, corpus)
     todo_ids: list[str] = []
     todo_texts: list[str] = []
+    todo_docs: list[str] = []
     todo_meta: list[dict] = []
     planning = _progress("plan vectors", sum(len(d.units) for d in documents), "unit", quiet)
     for document in documents:
         planning.update(len(document.units))
         existing = writer.existing(document.id)
         wanted: set[str] = set()
-        for unit in document.units:
-            for window in embedder.windows(unit.id, unit_search_text(unit.label, unit.title, unit.text)):
-                wanted.add(window.vector_id)
-                digest = text_hash(window.text)
-                if existing.get(window.vector_id) == digest:
-                    continue
-                todo_ids.append(window.vector_id)
-                todo_texts.append(window.text)
-                todo_meta.append({
-                    "unit_id": unit.id, "document_id": document.id, "corpus": corpus, "type": unit.type.value,
-                    "status": unit.metadata.get("status", "in_force"), "window": window.index, "text_hash": digest,
-                })
+        for unit, window in vector_plan(document, embedder):
+            wanted.add(window.vector_id)
+            # The model is in the digest: a corpus re-indexed by another backend gets all its vectors anew.
+            digest = text_hash(f"{embedder.name}\n{window.text}")
+            if existing.get(window.vector_id) == digest:
+                continue
+            todo_ids.append(window.vector_id)
+            todo_texts.append(window.text)
+            # The stored document is the unit's own text (an article-reading backend embeds its article's).
+            todo_docs.append(own_text(unit) if embedder.reads_articles else window.text)
+            todo_meta.append({
+                "unit_id": unit.id, "document_id": document.id, "corpus": corpus, "type": unit.type.value,
+                "status": unit.metadata.get("status", "in_force"), "window": window.index, "text_hash": digest,
+                "backend": embedder.backend, "embedder": embedder.name,
+            })
         stale = [vid for vid in existing if vid not in wanted]
         if stale:
             writer.delete(stale)
@@ -164,7 +176,7 @@ def write_vectors(documents: list[Document], chroma, embedder, corpus: str, quie
     for start in range(0, len(todo_ids), chunk):
         end = start + chunk
         writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end], cache=cache), todo_meta[start:end],
-                      todo_texts[start:end])
+                      todo_docs[start:end])
         embedding.update(len(todo_ids[start:end]))
     embedding.close()
     return len(todo_ids)

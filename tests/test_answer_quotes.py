@@ -1,11 +1,12 @@
 """Quoting a cited unit: matching sentences, and the items under a lead-in with their own ids and spans."""
 from __future__ import annotations
 
+from core.analyzers.script import language_of_text
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.models import RuleClaims
 from core.answer.quotes import choose_claims, is_lead_in, item_claims
 from core.answer.selection import Scorer
-from core.answer.short import language_of, short_answer
+from core.answer.short import short_answer
 from core.stores.queries import UnitRecord
 
 LEAD = UnitRecord(id="p", label="45 CFR 164.504(e)(2)", text="Business associate contracts. A contract between the "
@@ -53,7 +54,7 @@ def test_short_answer_speaks_the_corpus_language():
     vi = UnitRecord(id="v", label="Luật Điện ảnh Điều 32", text="Người xem dưới 16 tuổi không được xem phim phân loại T18.")
     claims = choose_claims(vi.text, _scorer("Người xem dưới 16 tuổi"))
     answer = short_answer([RuleClaims(unit_id="v", label=vi.label, claims=claims)], "Người xem dưới 16 tuổi?")
-    assert language_of(vi.text) == "vi" and answer.startswith("Theo Luật Điện ảnh Điều 32: Người xem")
+    assert language_of_text(vi.text) == "vi" and answer.startswith("Theo Luật Điện ảnh Điều 32: Người xem")
     assert short_answer([], "Người xem dưới 16 tuổi được xem phim?") == "Không tìm thấy điều khoản nào phù hợp với câu hỏi."
 
 

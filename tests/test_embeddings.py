@@ -4,16 +4,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.embeddings import Embedder, EmbeddingModelError, get_embedder
+from core.embeddings import EmbeddingModelError, get_embedder
+from core.embeddings.sentence import SentenceTransformerEmbedder
 from core.settings import Settings
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return get_embedder(Settings())
+def embedder() -> SentenceTransformerEmbedder:
+    loaded = get_embedder(Settings())
+    assert isinstance(loaded, SentenceTransformerEmbedder)
+    return loaded
 
 
-def test_long_unit_is_split_into_windows_of_the_same_unit(embedder: Embedder):
+def test_long_unit_is_split_into_windows_of_the_same_unit(embedder: SentenceTransformerEmbedder):
     text = " ".join(f"word{i} covered entity disclosure" for i in range(400))
     windows = embedder.windows("u-1", text)
     assert len(windows) > 2
@@ -22,7 +25,7 @@ def test_long_unit_is_split_into_windows_of_the_same_unit(embedder: Embedder):
     assert all(len(embedder.tokenizer(w.text, add_special_tokens=False)["input_ids"]) <= embedder.window_tokens + 2 for w in windows)
 
 
-def test_vectors_are_normalised_and_order_preserved(embedder: Embedder):
+def test_vectors_are_normalised_and_order_preserved(embedder: SentenceTransformerEmbedder):
     texts = ["a covered entity may disclose", "x", "psychotherapy notes require an authorization " * 5]
     vectors = embedder.embed(texts)
     assert vectors.shape == (3, embedder.dimension)
@@ -32,10 +35,10 @@ def test_vectors_are_normalised_and_order_preserved(embedder: Embedder):
 
 def test_missing_model_path_names_the_setting(tmp_path):
     with pytest.raises(EmbeddingModelError, match="CITEWALK_EMBEDDING_MODEL"):
-        Embedder(Settings(embedding_model=str(tmp_path / "no-model")))
+        SentenceTransformerEmbedder(Settings(embedding_model=str(tmp_path / "no-model")))
 
 
-def test_cached_vectors_equal_fresh_ones_and_only_new_texts_are_embedded(embedder: Embedder, tmp_path, monkeypatch):
+def test_cached_vectors_equal_fresh_ones_and_only_new_texts_are_embedded(embedder: SentenceTransformerEmbedder, tmp_path, monkeypatch):
     cache = embedder.cache_for(Settings(cache_dir=tmp_path))
     assert cache is not None and embedder.cache_for(Settings(cache_dir=tmp_path, embedding_cache=False)) is None
     texts = ["a covered entity may disclose", "the minimum necessary standard", "x"]
@@ -54,7 +57,7 @@ def test_cached_vectors_equal_fresh_ones_and_only_new_texts_are_embedded(embedde
     assert np.allclose(again[1], original(["a new text"], False)[0], atol=1e-5)
 
 
-def test_another_model_never_reads_these_vectors(embedder: Embedder, tmp_path):
+def test_another_model_never_reads_these_vectors(embedder: SentenceTransformerEmbedder, tmp_path):
     from core.stores.embedding_cache import EmbeddingCache, model_identity
 
     model = tmp_path / "model"
@@ -69,7 +72,7 @@ def test_another_model_never_reads_these_vectors(embedder: Embedder, tmp_path):
     assert EmbeddingCache(tmp_path / "cache", str(model), embedder.dimension).lookup(["text"]) == {}
 
 
-def test_an_unreadable_cache_embeds_everything(embedder: Embedder, tmp_path):
+def test_an_unreadable_cache_embeds_everything(embedder: SentenceTransformerEmbedder, tmp_path):
     cache = embedder.cache_for(Settings(cache_dir=tmp_path))
     assert cache is not None
     cache.path.parent.mkdir(parents=True)

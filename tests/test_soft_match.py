@@ -11,7 +11,7 @@ from core.settings import Settings
 
 @pytest.fixture(scope="module")
 def reader() -> TokenReader:
-    return TokenReader(get_embedder(Settings()).model)
+    return TokenReader(get_embedder(Settings()).token_model)
 
 
 def test_question_words_and_punctuation_weigh_nothing_but_content_words_do():

@@ -1,26 +1,21 @@
 """Lexical analyzers: text → BM25 terms, one per language, chosen per corpus and stored with its index.
 
-The corpus's language is detected from its units' script at index time (override: the
+The corpus's language is detected from its units' script at index time (script.py, the project's one detector) (override: the
 `lexical_analyzer` setting); the analyzer's name is saved next to the index, so questions are cut
 into terms exactly as the units were.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Protocol
 
 from core.analyzers.english import tokenize as english_tokens
 from core.analyzers.korean import KoreanAnalyzer
+from core.analyzers.script import detect_language
 from core.analyzers.vietnamese import SEGMENTERS, VietnameseAnalyzer
 
 AUTO = "auto"
 DEFAULT_BY_LANGUAGE = {"en": "en", "vi": "vi-pyvi", "ko": "ko-kiwi"}
-_HANGUL = re.compile("[\uac00-\ud7a3]")
-# Letters only Vietnamese uses among Latin scripts (đ, ơ, ư, and tone-marked vowels).
-_VIETNAMESE = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
-_LETTER = re.compile(r"[^\W\d_]")
-_SAMPLE_CHARS = 400_000
 
 
 class Analyzer(Protocol):
@@ -56,23 +51,6 @@ def get_analyzer(name: str) -> Analyzer:
 def language_of(analyzer_name: str) -> str:
     """The language an analyzer was chosen for ("vi-pyvi/words" → "vi"); an index without one is English."""
     return analyzer_name.split("-", 1)[0] if analyzer_name.startswith(("vi-", "ko-")) else "en"
-
-
-def detect_language(texts: Iterable[str]) -> str:
-    """'ko' when Hangul makes up a tenth of the letters, 'vi' when Vietnamese-only letters do a fiftieth
-    (every Vietnamese sentence has several; an English text quoting a name has a few), else 'en'."""
-    letters = hangul = vietnamese = 0
-    for text in texts:
-        letters += len(_LETTER.findall(text))
-        hangul += len(_HANGUL.findall(text))
-        vietnamese += len(_VIETNAMESE.findall(text))
-        if letters >= _SAMPLE_CHARS:
-            break
-    if not letters:
-        return "en"
-    if hangul >= 0.1 * letters:
-        return "ko"
-    return "vi" if vietnamese >= 0.02 * letters else "en"
 
 
 def choose_analyzer(setting: str, texts: Iterable[str]) -> Analyzer:

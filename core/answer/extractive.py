@@ -16,7 +16,7 @@ from core.answer.items import read_items
 from core.answer.models import AttributedAnswer, Claim, RuleClaims
 from core.answer.quotes import choose_claims, item_claims, lead_in_claim
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
-from core.answer.short import abstain_answer, missing_caveat, short_answer, unsure_caveat
+from core.answer.short import abstain_answer, empty_caveat, missing_caveat, short_answer, unsure_caveat
 from core.answer.signals import Signals, signals_for
 from core.answer.terms import terms_of
 from core.domain import Edge
@@ -81,7 +81,7 @@ def content_cover(question: str, scorer: Scorer, rules: list[RuleClaims]) -> flo
 
 def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list[RuleClaims]) -> list[str]:
     if not rules:
-        return ["The search returned nothing to quote."]
+        return [empty_caveat(deps.question)]
     out: list[str] = []
     if selection.runner_up is not None and selection.score - selection.runner_up < UNSURE_MARGIN:
         out.append(unsure_caveat(rules, deps.question))

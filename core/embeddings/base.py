@@ -1,0 +1,82 @@
+"""The interface every embedding backend implements: passages (cached) and queries to unit-length vectors."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from core.domain import StoreError
+from core.settings import Settings
+from core.stores.embedding_cache import EmbeddingCache
+
+
+class EmbeddingModelError(StoreError):
+    pass
+
+
+@dataclass(frozen=True)
+class Window:
+    unit_id: str
+    index: int
+    text: str
+
+    @property
+    def vector_id(self) -> str:
+        # The first window carries the bare unit id so that a unit's vector id *is* its unit id.
+        return self.unit_id if self.index == 0 else f"{self.unit_id}#w{self.index}"
+
+
+class Embedder(ABC):
+    """Passages (document vectors, cached) and queries to unit-length vectors."""
+
+    backend: str
+    name: str  # the model's identity: cache key, document hash, stored with every vector
+    dimension: int
+    # Whether a unit is read with its whole article (one vector per article, cut to a length, shared by the units
+    # under it) rather than on its own in windows of the model's size; see ingest/reading.py.
+    reads_articles: bool = False
+    # A sentence-transformers model whose token vectors the answerer's in-context reading uses (None: this backend
+    # gives none, and the reading compares sentence vectors instead; core.answer.soft_match).
+    token_model: Any = None
+
+    @abstractmethod
+    def windows(self, unit_id: str, text: str) -> list[Window]:
+        """The pieces of a unit's text that get a vector each; each maps back to unit_id."""
+
+    @abstractmethod
+    def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
+        """Passage vectors, normalised, in the order of `texts`."""
+
+    @abstractmethod
+    def embed_queries(self, texts: list[str], threads: int | None = None) -> np.ndarray:
+        """Question vectors, normalised; `threads` caps the threads where the backend allows it per call."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_queries([text])[0]
+
+    def embed(self, texts: list[str], show_progress: bool = False, cache: EmbeddingCache | None = None) -> np.ndarray:
+        """Normalised passage vectors in the order of `texts`; each distinct text is embedded once, and with a
+        cache only the texts it lacks."""
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        if not texts:
+            return out
+        distinct = list(dict.fromkeys(texts))
+        known = cache.lookup(distinct) if cache is not None else {}
+        missing = [distinct[i] for i in range(len(distinct)) if i not in known]
+        vectors = {distinct[i]: v for i, v in known.items()}
+        if missing:
+            fresh = self._encode(missing, show_progress)
+            vectors.update(zip(missing, fresh))
+            if cache is not None:
+                cache.store(missing, fresh)
+        for i, text in enumerate(texts):
+            out[i] = vectors[text]
+        return out
+
+    def cache_for(self, settings: Settings) -> EmbeddingCache | None:
+        """The shared cache of this model's document vectors, unless the settings turn it off."""
+        if not settings.embedding_cache:
+            return None
+        return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension)

