@@ -75,12 +75,14 @@ class _View:
 
 
 def _gold_path(item: dict, prefix: str = "target_") -> Path_:
-    get = lambda name: item.get(prefix + name)  # noqa: E731
-    if get("form") or get("annex"):
-        return tuple((s, get(n)) for s, n in (("annex", "annex"), ("form", "form")) if get(n))
-    if get("section") or (get("chapter") and not get("article")):
-        return tuple((s, get(n)) for s, n in (("ch", "chapter"), ("sec", "section")) if get(n))
-    return tuple((s, get(n)) for s, n in (("art", "article"), ("cl", "clause"), ("pt", "point")) if get(n))
+    def parts(*names: tuple[str, str]) -> Path_:
+        return tuple((segment, str(item[prefix + name])) for segment, name in names if item.get(prefix + name))
+
+    if item.get(prefix + "form") or item.get(prefix + "annex"):
+        return parts(("annex", "annex"), ("form", "form"))
+    if item.get(prefix + "section") or (item.get(prefix + "chapter") and not item.get(prefix + "article")):
+        return parts(("ch", "chapter"), ("sec", "section"))
+    return parts(("art", "article"), ("cl", "clause"), ("pt", "point"))
 
 
 def _new_path(item: dict, target: Path_) -> Path_ | None:

@@ -19,10 +19,19 @@ _CLOSE = re.compile(r"[’”»][;.,:\"”]{0,3}\s{0,3}$")
 _INTRODUCED = re.compile(r":\s*$")
 
 
+_DOUBLE_OPEN, _DOUBLE_CLOSE = "“", "”"
+
+
 class QuoteTracker:
+    """Line by line: is this line quoted text? Double curly quotes (“ ”, never an apostrophe) are counted, so
+    a quoted phrase inside the quotation ("… gọi là “người lao động”.") does not end it; other marks close
+    at a mark ending the line."""
+
     def __init__(self) -> None:
         self.inside = False
+        self.opened_at = ""  # the line that opened the quotation now open
         self._previous = ""
+        self._depth = 0
 
     def quoted(self, text: str) -> bool:
         """True when this line is quoted text (opening, inside or closing a quotation)."""
@@ -31,10 +40,18 @@ class QuoteTracker:
             return self.inside
         previous, self._previous = self._previous, stripped
         if self.inside:
-            if _CLOSE.search(stripped):
+            if self._depth:
+                self._depth += stripped.count(_DOUBLE_OPEN) - stripped.count(_DOUBLE_CLOSE)
+                self.inside = self._depth > 0
+            elif _CLOSE.search(stripped):
                 self.inside = False
             return True
         if stripped.startswith(_OPENERS) and _INTRODUCED.search(previous):
+            self.opened_at = stripped
+            if stripped.startswith(_DOUBLE_OPEN):
+                self._depth = stripped.count(_DOUBLE_OPEN) - stripped.count(_DOUBLE_CLOSE)
+                self.inside = self._depth > 0
+                return True
             # A one-line quotation closes on its own line; a longer one stays open.
             self.inside = not _CLOSE.search(stripped) or len(stripped) == 1
             return True
@@ -42,3 +59,4 @@ class QuoteTracker:
 
     def close(self) -> None:
         self.inside = False
+        self._depth = 0
