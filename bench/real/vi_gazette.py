@@ -154,8 +154,8 @@ def _instruction_checks(view: _View, gold: dict) -> list[Check]:
         counts["items"] += 1
         counts["near"] += best is not None
         counts["exact"] += best == "exact"
-        if best is None and len(misses) < 25:
-            misses.append(f"{item['id']} {item['quote'][:50]}")
+        if best != "exact" and len(misses) < 25:
+            misses.append(f"{item['id']}{'' if best else ' (none)'} {item['quote'][:50]}")
     umbrella_ok = {(s, t) for s, t, _ in edges if (s, t) not in matched_edges and _umbrella_edge(view, s, t, gold)}
     wrong_doc = [(s, t) for s, t, _ in edges if view.stem.get(t) != target_of.get(view.stem[s])]
     correct = len(matched_edges) + len(umbrella_ok)

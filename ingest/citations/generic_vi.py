@@ -78,7 +78,10 @@ class AmendingInstructions:
             assert act is not None
             target = named(number_name_keys(doc_type(act.dtype), act.number))
             edge_type, action = _edge(instruction)
-            for path in instruction.targets or [()]:
+            if not instruction.targets and not instruction.umbrella:
+                self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names a provision whose article "
+                                     "is not written and not given by the item above it; no edge")
+            for path in instruction.targets:
                 keys = ref_keys(Ref(target, (path,)))
                 name = f"{act.name()}, {provision_label(path)}" if path else act.name()
                 typed_as: EdgeType = edge_type

@@ -24,7 +24,7 @@ _VERB = r"(?:sửa{_SP}đổi|sửa|bổ{_SP}sung|bãi{_SP}bỏ|thay{_SP}thế|�
 LABEL = re.compile(r"\s{0,6}(?:[“\"]\s{0,2})?(?:\d{1,3}\.|[a-zđ]\)|[-–+•])?\s{0,3}(?:[“\"]\s{0,2})?")
 START = re.compile(rf"(?i:{_VERB})(?!\w)")
 # The verb run at the start: "Sửa đổi, bổ sung", "Bãi bỏ, thay thế, bổ sung", "Sửa đổi tên".
-VERBS = re.compile(rf"(?i:(?P<verbs>{_VERB}(?:{_SP}?(?:,|và){_SP}{_VERB}){{0,3}}))(?!\w)")
+VERBS = re.compile(rf"(?i:(?P<verbs>{_VERB}(?:\s{{0,3}}(?:,|và){_SP}{_VERB}){{0,3}}))(?!\w)")
 # A later instruction in the same sentence run: "…khoản 4 Điều 7; thay thế cụm từ …".
 NEXT_INSTRUCTION = re.compile(rf"(?<=[.;])\s{{1,3}}(?=(?i:{_VERB}){_SP})")
 

@@ -315,12 +315,14 @@ def _paths(tokens: list[tuple[str, str | None, bool]]) -> list[tuple[Segment, ..
 
 
 def _needed(path: dict[str, str | None]) -> list[str]:
+    """The levels a path must borrow: those above its finest one, and a level named without its number ("tên Điều")."""
     finest = max(path, key=lambda k: _RANK[k])
+    unnumbered = [k for k, v in path.items() if v is None]
     if _FAMILY[finest] == "b":
-        return ["annex"] if finest == "form" else []
+        return unnumbered + (["annex"] if finest == "form" else [])
     if finest == "sec":
-        return ["ch"]
-    return [k for k in ("art", "cl") if _RANK[k] < _RANK[finest]]
+        return [*unnumbered, "ch"]
+    return unnumbered + [k for k in ("art", "cl") if _RANK[k] < _RANK[finest]]
 
 
 def _segments(path: dict[str, str | None]) -> tuple[Segment, ...]:

@@ -264,8 +264,26 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             heading = inline
     if len(nodes) == 1:
         return None
-    return [_document_unit(root, corpus, slug, identity),
-            *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
+    units = [_document_unit(root, corpus, slug, identity),
+             *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
+    _appendix_keys_to_bodies(units, {n.id for n in nodes if n.level is not None and n.level.appendix})
+    return units
+
+
+def _appendix_keys_to_bodies(units: list[LegalUnit], appendix_ids: set[str]) -> None:
+    """An annex lists its forms ("Mẫu số 01 / Giấy phép …") before it prints them: of the units one key
+    names, the form itself (the longest) answers to it, the list entry keeps no key."""
+    by_key: dict[str, list[LegalUnit]] = {}
+    for unit in units:
+        if unit.id in appendix_ids:
+            for key in unit.keys:
+                by_key.setdefault(key, []).append(unit)
+    for key, claimants in by_key.items():
+        if len(claimants) > 1:
+            body = max(claimants, key=lambda u: len(u.text))
+            for unit in claimants:
+                if unit is not body:
+                    unit.keys = [k for k in unit.keys if k != key]
 
 
 def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:
