@@ -172,8 +172,8 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
 
     gold = json.loads((folder / "gold_amendments.json").read_text(encoding="utf-8"))
     checks = {c.name: c for c in gazette_checks(build_graph(sorted(folder.glob("*.txt")), "g", "generic"), gold)}
-    assert checks["gazette instructions → edges, recall within one level"].value >= 0.95
-    assert checks["gazette instructions → edges, recall at the exact level"].value >= 0.85
-    assert checks["gazette amending edges precision"].value >= 0.95
+    assert float(checks["gazette instructions → edges, recall within one level"].value) >= 0.95
+    assert float(checks["gazette instructions → edges, recall at the exact level"].value) >= 0.85
+    assert float(checks["gazette amending edges precision"].value) >= 0.95
     assert checks["gazette amending edges outside the amended document"].value == 0
     assert checks["gazette units holding a page header / a signature line"].ok
