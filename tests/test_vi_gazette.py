@@ -177,3 +177,51 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
     assert float(checks["gazette amending edges precision"].value) >= 0.95
     assert checks["gazette amending edges outside the amended document"].value == 0
     assert checks["gazette units holding a page header / a signature line"].ok
+    assert checks["VBHN amendment footnotes → history entries with the right amender"].ok
+    assert checks["VBHN AMENDS/REPLACES edges leaving the consolidated text (wrong direction)"].value == 0
+    assert checks["gazette articles out of sequence (wrapped lines, annex templates, quoted text)"].value == 0
+
+
+VBHN = """Số: 06/VBHN-BYT
+THÔNG TƯ
+Quy định danh mục, tỷ lệ, điều kiện thanh toán đối với vật tư y tế
+Điều 3. Nguyên tắc thanh toán
+2. Mức thanh toán:
+c)1 Đối với dịch vụ kỹ thuật đặt stent động mạch vành phải sử dụng nhiều hơn
+một stent phủ thuốc, mức thanh toán cho tổng chi phí vật tư y tế bao gồm stent thứ hai.
+
+1 Khoản này được sửa đổi, bổ sung theo quy định tại khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT,
+có hiệu lực kể từ ngày 01 tháng 3 năm 2018.
+
+d) Các trường hợp khác.
+Điều 9. Hiệu lực thi hành2
+
+2 Các điều 10, 11 của Thông tư số 50/2017/TT-BYT có hiệu lực kể từ ngày 01 tháng 3 năm 2018
+quy định như sau:
+"Điều 10. Hiệu lực thi hành.
+1. Thông tư này có hiệu lực thi hành kể từ ngày 01 tháng 3 năm 2018.
+
+Điều 11. Tổ chức thực hiện
+Chánh Văn phòng Bộ chịu trách nhiệm thi hành./."
+
+1. Thông tư này có hiệu lực kể từ ngày 01 tháng 6 năm 2017.
+"""
+
+
+def test_vbhn_footnotes_are_history_of_the_marked_unit(tmp_path: Path) -> None:
+    from core.current_law import read_parsed
+
+    graph = _graph(tmp_path, {"vbhn06.txt": VBHN})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    point = units["t/vbhn06/art-3/cl-2/pt-c"]
+    history = json.loads(point.metadata["amendment_history"])
+    assert history == [{"marker": "1", "action": "amended", "by": "khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT",
+                        "act": "50/2017/TT-BYT", "note": history[0]["note"], "date": "2018-03-01"}]
+    assert point.text.startswith("c) Đối với") and "Khoản này" not in point.text
+    # The quoted Điều 10-11 of the amending act are its words, not articles of the consolidated text.
+    assert [u.label.split()[-1] for u in units.values() if u.type == "article"] == ["3", "9"]
+    assert units["t/vbhn06/art-9"].title == "Hiệu lực thi hành"
+    assert "t/vbhn06/art-9/cl-1" in units
+    assert not [e for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
+    law = read_parsed(point.id, units, graph.edges)
+    assert [(e.action, e.date, e.by) for e in law.events] == [("amended", "2018-03-01", "khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT")]

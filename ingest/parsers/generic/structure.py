@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core.domain import Document, LegalUnit, UnitType
-from ingest.parsers.generic import eu, vi_codification, vi_gazette
+from ingest.parsers.generic import eu, vi_codification, vi_consolidated, vi_gazette
 from ingest.parsers.generic.definitions import mark_definitions
 from ingest.parsers.generic.grammars import (
     BRANCH,
@@ -85,7 +85,8 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     """One file's lines → its Document; notes say when no heading structure was found."""
     lines = vi_codification.body_lines(lines, lambda line: line.heading)
     raw = [line.text for line in lines]
-    texts, history = split_notes(vi_gazette.strip_furniture(raw) if vi_gazette.is_gazette(raw) else raw)
+    raw, footnotes = vi_consolidated.split_footnotes(vi_gazette.strip_furniture(raw) if vi_gazette.is_gazette(raw) else raw)
+    texts, history = split_notes(raw)
     grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
     language = grammar.code if grammar else _script_language(texts)
     title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
@@ -126,6 +127,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     if used == ENGLISH.code:
         mark_definitions(units)
     attach_notes(units, history)
+    vi_consolidated.attach(units, footnotes)
     if identity.metadata.get("authority_tier", "").isdigit():
         for unit in units:
             unit.tier = int(identity.metadata["authority_tier"])
