@@ -99,6 +99,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         identity.names, identity.keys = [identity.title], [title_name_key(identity.title)]
         identity.metadata.pop("number", None)
         identity.metadata["doc_type"] = "codification"
+        texts = vi_codification.split_glued_headings(texts)
     doc_id = f"{corpus}/{slug}"
     # An EU act (OJ layout) is English drafting plus its own front matter and annexes.
     front = eu.split_front(texts) if grammar is ENGLISH and eu.is_eu_act(texts) else None
