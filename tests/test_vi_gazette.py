@@ -225,3 +225,64 @@ def test_vbhn_footnotes_are_history_of_the_marked_unit(tmp_path: Path) -> None:
     assert not [e for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
     law = read_parsed(point.id, units, graph.edges)
     assert [(e.action, e.date, e.by) for e in law.events] == [("amended", "2018-03-01", "khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT")]
+
+
+TT44 = """Số: 44/2022/TT-BTC
+THÔNG TƯ
+Quy định quản lý và sử dụng kinh phí chi thường xuyên thực hiện chính sách, chế độ ưu đãi người có công với cách mạng
+Điều 7. Chi phí quản lý
+1. Chi phí quản lý để thực hiện các hoạt động nghiệp vụ. Mức chi phí quản lý bằng 1,5% tổng kinh phí.
+2. Nội dung chi gồm chi phí chuyển tiền cho người thụ hưởng chính sách.
+Điều 8. Lập dự toán
+3. Dự toán do cơ quan Lao động - Thương binh và Xã hội tổng hợp, gửi Bộ Tài chính.
+Điều 18. Hiệu lực thi hành
+Thông tư này có hiệu lực thi hành kể từ ngày 05 tháng 9 năm 2022.
+"""
+
+TT95 = """Số: 95/2025/TT-BTC
+THÔNG TƯ
+Sửa đổi, bổ sung một số Điều của Thông tư số 44/2022/TT-BTC
+Điều 1. Sửa đổi, bổ sung một số Điều của Thông tư số 44/2022/TT-BTC
+1. Sửa đổi, bổ sung khoản 1 Điều 7 như sau:
+“1. Chi phí quản lý để thực hiện các hoạt động nghiệp vụ về quản lý đối tượng, hồ sơ, quản lý tài chính, kế toán
+và tổ chức thực hiện chi trả. Mức chi phí quản lý bằng 1,7% tổng kinh phí.”
+Điều 2. Bổ sung, thay thế, bãi bỏ một số từ, cụm từ, điểm, khoản, điều của Thông tư số 44/2022/TT-BTC
+1. Thay thế cụm từ “cơ quan Lao động - Thương binh và Xã hội” bằng cụm từ “cơ quan Nội vụ hoặc cơ quan được giao
+quản lý và sử dụng kinh phí người có công với cách mạng” tại khoản 3 Điều 8 Thông tư số 44/2022/TT-BTC.
+Điều 3. Hiệu lực thi hành
+1. Thông tư này có hiệu lực thi hành từ ngày 20 tháng 10 năm 2025.
+"""
+
+# A later circular in the same drafting (its number and wording made for the test): khoản 1 Điều 7 again.
+TT12 = """Số: 12/2026/TT-BTC
+THÔNG TƯ
+Sửa đổi, bổ sung khoản 1 Điều 7 của Thông tư số 44/2022/TT-BTC
+Điều 1. Sửa đổi, bổ sung khoản 1 Điều 7 của Thông tư số 44/2022/TT-BTC như sau:
+“1. Chi phí quản lý để thực hiện các hoạt động nghiệp vụ về quản lý đối tượng, hồ sơ. Mức chi phí quản lý bằng
+2% tổng kinh phí.”
+Điều 2. Hiệu lực thi hành
+Thông tư này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2026.
+"""
+
+
+def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_order(tmp_path: Path) -> None:
+    from core.current_law import ParsedLaw
+
+    # The later amender sorts first by file name: the order must come from the dates in force.
+    graph = _graph(tmp_path, {"a12.txt": TT12, "b95.txt": TT95, "c44.txt": TT44})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    laws = ParsedLaw(units, graph.edges)
+    clause = laws.read("t/c44/art-7/cl-1")
+    assert [(e.date, e.by, e.action) for e in clause.events] == [
+        ("2025-10-20", "Thông tư 95/2025/TT-BTC Điều 1 khoản 1", "replaced"),
+        ("2026-07-01", "Thông tư 12/2026/TT-BTC Điều 1", "replaced"),
+    ]
+    assert clause.latest_id == "t/a12/art-1"
+    assert clause.current_text is not None and "bằng\n2% tổng kinh phí" in clause.current_text
+    assert "as amended by Thông tư 12/2026/TT-BTC Điều 1 (in force from 2026-07-01)" in clause.lines()[0]
+    words = laws.read("t/c44/art-8/cl-3")
+    assert words.current_text == ("3. Dự toán do cơ quan Nội vụ hoặc cơ quan được giao quản lý và sử dụng kinh phí người "
+                                  "có công với cách mạng tổng hợp, gửi Bộ Tài chính.")
+    assert [e.action for e in words.events] == ["words replaced"]
+    untouched = laws.read("t/c44/art-7/cl-2")
+    assert not untouched.events and untouched.current_text is None
