@@ -178,7 +178,7 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
     assert checks["gazette amending edges outside the amended document"].value == 0
     assert checks["gazette units holding a page header / a signature line"].ok
     assert checks["VBHN amendment footnotes → history entries with the right amender"].ok
-    assert checks["VBHN AMENDS/REPLACES edges leaving the consolidated text (wrong direction)"].value == 0
+    assert checks["VBHN AMENDS/REPLACES edges from the consolidated text to its amender (wrong direction)"].value == 0
     assert checks["gazette articles out of sequence (wrapped lines, annex templates, quoted text)"].value == 0
 
 
@@ -286,3 +286,21 @@ def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_orde
     assert [e.action for e in words.events] == ["words replaced"]
     untouched = laws.read("t/c44/art-7/cl-2")
     assert not untouched.events and untouched.current_text is None
+
+
+def test_whole_acts_repealed_by_an_effect_clause(tmp_path: Path) -> None:
+    from core.current_law import ParsedLaw
+
+    old = "Số: 12/2010/TT-BYT\nTHÔNG TƯ\nBan hành danh mục thuốc y học cổ truyền\nĐiều 1. Danh mục\nBan hành danh mục.\n"
+    new = ("Số: 05/2015/TT-BYT\nTHÔNG TƯ\nBan hành danh mục thuốc đông y\nĐiều 8. Hiệu lực thi hành\n"
+           "1. Thông tư này có hiệu lực kể từ ngày 01 tháng 5 năm 2015.\n"
+           "2. Thông tư số 12/2010/TT-BYT ngày 29 tháng 4 năm 2010 của Bộ trưởng Bộ Y tế ban hành danh mục thuốc y học cổ\n"
+           "truyền chủ yếu sử dụng tại các cơ sở khám chữa bệnh hết hiệu lực kể từ ngày Thông tư này có hiệu lực.\n"
+           "3. Bãi bỏ Thông tư số 15/2015/TT-BYT ngày 26 tháng 6 năm 2015 của Bộ Y tế hướng dẫn khám bệnh.\n")
+    graph = _graph(tmp_path, {"tt12.txt": old, "tt05.txt": new})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    law = ParsedLaw(units, graph.edges).read("t/tt12")
+    assert law.repealed and law.repealed_by == "Thông tư 05/2015/TT-BYT Điều 8 khoản 2" and law.repealed_on == "2015-05-01"
+    external = {x.raw for x in graph.externals}
+    assert "Thông tư số 15/2015/TT-BYT" in external
+    assert ("art-8/cl-3", "t/external/thông-tư-số-15-2015-tt-byt", "REPLACES", "repealed") in _amending_edges(graph, "t/tt05/")

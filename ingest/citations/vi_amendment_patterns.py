@@ -48,6 +48,9 @@ ACT = re.compile(
     r"|[Nn]ghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|[Pp]háp\s{1,2}lệnh)"
     r"(?:\s{1,3}[^\s\d,;:()]{1,15}){0,8}?\s{1,3}(?:số\s{1,3})?(?P<dnum>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24}|\d{1,5}/\d{4})(?![\w/])"
 )
+# "Thông tư số 12/2010/TT-BYT ngày … hết hiệu lực kể từ ngày …": an effect clause that ends a whole act.
+EXPIRES = re.compile(r"[^.;]{0,400}?(?<!\w)hết\s{1,3}hiệu\s{1,3}lực(?!\w)")
+
 # "… này" (this act) ends a target list of the amending act's own provisions ("ban hành kèm theo Nghị định này").
 THIS_ACT = re.compile(r"(?i:thông{_SP}tư|nghị{_SP}định|luật|quyết{_SP}định|văn{_SP}bản){_SP}này".replace("{_SP}", _SP))
 

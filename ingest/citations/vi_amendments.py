@@ -121,14 +121,15 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
         rest = line[label.end():] if label else line
         if unit.type is UnitType.ARTICLE and n == 0:
             rest = re.sub(r"^\s{0,6}Điều\s{1,3}\d{1,4}[a-zđ]?\s{0,3}[.:]?\s{0,3}", "", line)
-        if not P.START.match(rest):
+        expiring = P.ACT.match(rest) is not None
+        if not P.START.match(rest) and not expiring:
             n += 1
             continue
         last = _sentence_end(lines, n, tracker)
         text = _joined([rest, *lines[n + 1: last + 1]])
         start, end = offsets[n] + (len(line) - len(rest)), offsets[last] + len(lines[last])
         for piece in P.NEXT_INSTRUCTION.split(text):
-            instruction = parse_instruction(piece, start, end)
+            instruction = parse_instruction(piece, start, end) if not expiring else _expiry(piece, start, end)
             if instruction is None:
                 continue
             if instruction.act is not None and own_act is not None and instruction.act.number == own_act.number:
@@ -241,6 +242,14 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
     return Instruction(action=Action.AMEND if umbrella else action, targets=targets, act=act, start=start, end=end,
                        raw=" ".join(sentence.split())[:300], part=part, words_from=words_from, words_to=words_to,
                        new=new, umbrella=umbrella)
+
+
+def _expiry(sentence: str, start: int, end: int) -> Instruction | None:
+    """"Thông tư số 12/2010/TT-BYT … hết hiệu lực kể từ ngày …": the whole act is repealed from then."""
+    act = P.ACT.match(sentence)
+    if act is None or P.EXPIRES.match(sentence, act.end()) is None:
+        return None
+    return Instruction(action=Action.REPEAL, targets=[()], act=_act(act), start=start, end=end, raw=" ".join(sentence.split())[:300])
 
 
 def _action(verbs: str, words: bool) -> tuple[Action, str | None]:
