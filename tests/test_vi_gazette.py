@@ -304,3 +304,14 @@ def test_whole_acts_repealed_by_an_effect_clause(tmp_path: Path) -> None:
     external = {x.raw for x in graph.externals}
     assert "Thông tư số 15/2015/TT-BYT" in external
     assert ("art-8/cl-3", "t/external/thông-tư-số-15-2015-tt-byt", "REPLACES", "repealed") in _amending_edges(graph, "t/tt05/")
+
+
+def test_hostile_amending_text_finishes_in_bounded_time(tmp_path: Path) -> None:
+    import time
+
+    hostile = ("Số: 1/2025/TT-BYT\nTHÔNG TƯ\nĐiều 1. Sửa đổi, bổ sung một số điều của Thông tư số 2/2024/TT-BYT\n"
+               "1. Sửa đổi, bổ sung " + "điểm a, khoản 1, Điều 2, Mẫu số 3, “" * 4000 + " như sau:\n"
+               + "“a) Thay thế cụm từ “x” bằng " * 3000 + "\n" + "Bãi bỏ Điều 1,\n" * 2000)
+    started = time.process_time()
+    graph = _graph(tmp_path, {"hostile.txt": hostile})
+    assert graph.documents and time.process_time() - started < 20.0
