@@ -315,3 +315,18 @@ def test_hostile_amending_text_finishes_in_bounded_time(tmp_path: Path) -> None:
     started = time.process_time()
     graph = _graph(tmp_path, {"hostile.txt": hostile})
     assert graph.documents and time.process_time() - started < 20.0
+
+
+def test_the_number_block_names_the_document_wherever_the_page_prints_it(tmp_path: Path) -> None:
+    late = ("CÔNG BÁO/Số 1683 + 1684/Ngày 14-12-2025\n35\nBỘ TÀI CHÍNH\nTHÔNG TƯ\n"
+            "Sửa đổi, bổ sung một số Điều của Thông tư số 44/2022/TT-BTC ngày 21 tháng 7 năm 2022\n"
+            "Điều 1. Sửa đổi, bổ sung một số Điều của Thông tư số 44/2022/TT-BTC\n"
+            "CỘNG HÒA XÃ HỘI CHỦ NGHĨA VIỆT NAM\nSố: 95/2025/TT-BTC\nHà Nội, ngày 20 tháng 10 năm 2025\n"
+            "1. Sửa đổi, bổ sung khoản 1 Điều 1 như sau:\n“1. Thông tư này quy định về kinh phí.”\n")
+    graph = _graph(tmp_path, {"tt95.txt": late, "tt44.txt": TT44})
+    root = next(d for d in graph.documents if d.id == "t/tt95").units[0]
+    assert root.metadata["number"] == "95/2025/TT-BTC" and root.label == "Thông tư 95/2025/TT-BTC"
+    assert ("art-1/cl-1", "t/tt44/art-1", "AMENDS", "replaced") not in _amending_edges(graph, "t/tt95/")
+    # TT 44 has no Điều 1 here: a REFERENCES edge and a warning, never an edge into the amending circular.
+    assert not [e for e in graph.edges if e.source.startswith("t/tt95/") and e.target.startswith("t/tt95/")
+                and e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
