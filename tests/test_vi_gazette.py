@@ -330,3 +330,21 @@ def test_the_number_block_names_the_document_wherever_the_page_prints_it(tmp_pat
     # TT 44 has no Điều 1 here: a REFERENCES edge and a warning, never an edge into the amending circular.
     assert not [e for e in graph.edges if e.source.startswith("t/tt95/") and e.target.startswith("t/tt95/")
                 and e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
+
+
+TT50 = """Số: 50/2017/TT-BYT
+THÔNG TƯ
+Sửa đổi, bổ sung các quy định liên quan đến thanh toán chi phí khám bệnh, chữa bệnh
+Điều 8. Sửa đổi, bổ sung một số điều của Thông tư số 04/2017/TT-BYT
+1. Sửa đổi, bổ sung điểm c khoản 2 Điều 3 như sau:
+“c) Đối với dịch vụ kỹ thuật đặt stent động mạch vành phải sử dụng nhiều hơn một stent phủ thuốc.”
+Điều 10. Hiệu lực thi hành
+Thông tư này có hiệu lực thi hành kể từ ngày 01 tháng 3 năm 2018.
+"""
+
+
+def test_vbhn_footnote_gives_the_amenders_edge_when_the_amender_is_ingested(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"vbhn06.txt": VBHN, "tt50.txt": TT50})
+    into_point = {(e.source, e.type, e.action) for e in graph.edges if e.target == "t/vbhn06/art-3/cl-2/pt-c"}
+    assert ("t/tt50/art-8/cl-1", EdgeType.AMENDS, "amended") in into_point
+    assert not [e for e in graph.edges if e.source.startswith("t/vbhn06") and e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]

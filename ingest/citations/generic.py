@@ -123,7 +123,8 @@ class GenericCitationFinder:
                 cued = classify_citation(unit.text, mention.start, mention.end)
                 mention.edge_type = EdgeType.REFERENCES if cued in (EdgeType.AMENDS, EdgeType.REPLACES) else cued
                 mention.typed = True
-        return sorted([*kept, *self._amending.mentions(unit, self._named, unit.label)], key=lambda m: m.start)
+        found = [*kept, *self._amending.mentions(unit, self._named, unit.label), *self._amending.footnote_mentions(unit, self._named)]
+        return sorted(found, key=lambda m: m.start)
 
     # Documents -----------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic_refs import Ref, Target, ref_keys
-from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, read_unit
+from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, provision_paths, read_unit
 from ingest.models import Mention
 from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, unit_key
 
@@ -46,7 +46,11 @@ class AmendingInstructions:
 
     def __init__(self, documents: list[Document], slug_of: Callable[[Document], str]) -> None:
         self.by_unit: dict[str, list[Instruction]] = {}
-        self.keys: set[str] = {key for d in documents for u in d.units for key in u.keys}
+        self.keys: dict[str, str] = {}
+        for document in documents:
+            for unit in document.units:
+                for key in unit.keys:
+                    self.keys.setdefault(key, unit.id)
         self.warnings: list[str] = []
         for document in documents:
             root = document.units[0] if document.units else None
@@ -94,8 +98,42 @@ class AmendingInstructions:
                                    keys=keys, edge_type=typed_as, typed=True, name=name, action=typed_action))
         return out
 
+    def footnote_mentions(self, unit: LegalUnit, named: Callable[[list[str]], Target]) -> list[Mention]:
+        """A consolidated unit's footnote names the provision that amended it ("khoản 1 Điều 8 Thông tư số
+        50/2017/TT-BYT"): when that act is ingested, the same AMENDS its own instruction makes, from the amending
+        provision to this unit (the footnote itself is history, never an edge from here)."""
+        out: list[Mention] = []
+        for record in footnote_records(unit):
+            target = named(number_name_keys(None, record["act"]))
+            if target.slug is None:
+                continue
+            path = provision_path(record["by"])
+            source = next((self.keys[k] for k in ref_keys(Ref(target, (path,))) if k in self.keys), None) if path else None
+            if source is None:
+                continue
+            action = {"amended": "amended", "inserted": "inserted", "repealed": "repealed", "replaced": "replaced"}[record["action"]]
+            out.append(Mention(source_id=source, text=record["by"], start=0, end=0, keys=[f"unit:{unit.id}"],
+                               edge_type=EdgeType.REPLACES if action in ("repealed", "replaced") else EdgeType.AMENDS,
+                               typed=True, action=action))
+        return out
+
     def spans(self, unit_id: str) -> list[tuple[int, int]]:
         return [(i.start, i.end) for i in self.by_unit.get(unit_id, [])]
+
+
+def footnote_records(unit: LegalUnit) -> list[dict[str, str]]:
+    """The unit's consolidated-text footnote records (vi_consolidated: marker, action, by, act)."""
+    try:
+        records = json.loads(unit.metadata.get("amendment_history") or "[]")
+    except json.JSONDecodeError:
+        return []
+    return [r for r in records if isinstance(r, dict) and {"marker", "act", "by", "action"} <= r.keys()] if isinstance(records, list) else []
+
+
+def provision_path(written: str) -> tuple[Segment, ...]:
+    """"khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT" → (("art","8"),("cl","1"))."""
+    paths = provision_paths(written)
+    return paths[0] if paths else ()
 
 
 def _record(instruction: Instruction) -> dict:

@@ -266,6 +266,12 @@ def _act(match: re.Match[str]) -> ActRef:
     return ActRef(" ".join(match.group("dtype").split()).capitalize(), match.group("dnum"))
 
 
+def provision_paths(written: str) -> list[tuple[Segment, ...]]:
+    """The provisions a phrase names, before any act it names ("khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT")."""
+    act = P.ACT.search(written)
+    return _paths(_tokens(written[: act.start()] if act else written))
+
+
 def _tokens(region: str) -> list[tuple[str, str | None, bool]]:
     """(segment, number, title?) for each provision named, in the order written."""
     region = P.DASH.sub(" ", region)
