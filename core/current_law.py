@@ -362,6 +362,21 @@ def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
             first = next((e for e in law.events if e.source_id == law.chain[0].source), None)
             if first is None or not first.instructed:
                 continue
-            name = next((e.by for e in law.events if e.source_id == law.latest_id), law.latest_id)
-            out.append(f"{law.label or unit_id} has newer words: {name} replaced or added to them; quote that text as current law.")
+            newest = next((e for e in law.events if e.source_id == law.latest_id), None)
+            name = newest.by if newest else law.latest_id
+            out.append(f"{law.label or unit_id} has newer words: {name}{_in_force(newest)} replaced or added to them; "
+                       f"quote that text as current law.{_current(law)}")
+        elif law.current_text:
+            # A replaced phrase gives no unit of its own: the words in force are the unit's with the phrase changed.
+            last = next((e for e in reversed(law.events) if e.origin == "edge" and e.instructed and not e.applied), None)
+            if last is not None:
+                out.append(f"{law.label or unit_id} is in force as amended by {last.by}{_in_force(last)}.{_current(law)}")
     return out
+
+
+def _in_force(event: AmendmentEvent | None) -> str:
+    return f" (in force from {event.date})" if event is not None and event.date else ""
+
+
+def _current(law: CurrentLaw) -> str:
+    return f" Current text: “{law.current_text[:600]}”" if law.current_text else ""

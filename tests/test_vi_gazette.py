@@ -266,7 +266,9 @@ Thông tư này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2026.
 
 
 def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_order(tmp_path: Path) -> None:
-    from core.current_law import ParsedLaw
+    from types import SimpleNamespace
+
+    from core.current_law import ParsedLaw, caveats
 
     # The later amender sorts first by file name: the order must come from the dates in force.
     graph = _graph(tmp_path, {"a12.txt": TT12, "b95.txt": TT95, "c44.txt": TT44})
@@ -284,6 +286,12 @@ def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_orde
     assert words.current_text == ("3. Dự toán do cơ quan Nội vụ hoặc cơ quan được giao quản lý và sử dụng kinh phí người "
                                   "có công với cách mạng tổng hợp, gửi Bộ Tài chính.")
     assert [e.action for e in words.events] == ["words replaced"]
+    reader = SimpleNamespace(current_law=laws.read)
+    said = caveats(reader, ["t/c44/art-7/cl-1", "t/c44/art-8/cl-3"])
+    assert said[0].startswith("Thông tư 44/2022/TT-BTC Điều 7 khoản 1 has newer words: Thông tư 12/2026/TT-BTC Điều 1 "
+                              "(in force from 2026-07-01)") and "2% tổng kinh phí" in said[0]
+    assert "as amended by Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (in force from 2025-10-20)" in said[1]
+    assert "cơ quan Nội vụ" in said[1]
     untouched = laws.read("t/c44/art-7/cl-2")
     assert not untouched.events and untouched.current_text is None
 
