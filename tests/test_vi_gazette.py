@@ -356,3 +356,23 @@ def test_vbhn_footnote_gives_the_amenders_edge_when_the_amender_is_ingested(tmp_
     into_point = {(e.source, e.type, e.action) for e in graph.edges if e.target == "t/vbhn06/art-3/cl-2/pt-c"}
     assert ("t/tt50/art-8/cl-1", EdgeType.AMENDS, "amended") in into_point
     assert not [e for e in graph.edges if e.source.startswith("t/vbhn06") and e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
+
+
+@pytest.mark.parametrize(("sentence", "action", "targets", "new"), [
+    ("Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:", Action.AMEND, [(("art", "5"), ("cl", "2"))], None),
+    ("Điểm a và điểm c khoản 2 Điều 7 được bãi bỏ;", Action.REPEAL,
+     [(("art", "7"), ("cl", "2"), ("pt", "a")), (("art", "7"), ("cl", "2"), ("pt", "c"))], None),
+    ("Cụm từ “Bộ Lao động - Thương binh và Xã hội” tại khoản 1 Điều 4 được thay thế bằng cụm từ “Bộ Nội vụ”.",
+     Action.REPLACE_WORDS, [(("art", "4"), ("cl", "1"))], None),
+    ("Điều 5 được bổ sung khoản 3 như sau:", Action.ADD, [(("art", "5"),)], (("art", "5"), ("cl", "3"))),
+])
+def test_passive_instructions_read_like_active_ones(sentence: str, action: Action, targets: list, new: tuple | None) -> None:
+    from ingest.citations.vi_amendments import active_form
+
+    active = active_form(sentence)
+    instruction = parse_instruction(active) if active else None
+    assert instruction is not None and instruction.action is action
+    assert instruction.targets == targets and instruction.new == new
+    # A consolidated text's footnote says where a change came from: not an instruction.
+    assert active_form("Khoản này được sửa đổi, bổ sung theo quy định tại khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT") is None
+    assert active_form("Doanh nghiệp được sửa đổi hồ sơ.") is None

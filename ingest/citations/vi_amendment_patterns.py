@@ -34,7 +34,7 @@ WORDS = re.compile(rf"(?i:cụm{_SP}từ|từ|các{_SP}từ|câu)\s{{0,3}}$")
 
 # Provisions, finest first. "tên Điều" (the article's title) may stand without a number.
 TOKEN = re.compile(
-    rf"(?<!\w)(?P<title>tên{_SP}(?:của{_SP})?)?(?P<kind>(?i:điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu{_SP}số|mẫu))"
+    rf"(?<!\w)(?P<title>(?i:tên){_SP}(?:của{_SP})?)?(?P<kind>(?i:điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu{_SP}số|mẫu))"
     rf"(?:{_SP}(?P<num>\d{{1,4}}[a-zđ]?)(?=[\s,;.:)]|$)|{_SP}(?P<roman>[IVXLC]{{1,6}})(?![\w])|{_SP}(?P<letter>[a-zđ])(?![\w]))?"
 )
 # More numbers of the same kind after one kind word: "điểm a, b và d", "các Điều 9, 10".
@@ -48,6 +48,13 @@ ACT = re.compile(
     r"|[Nn]ghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|[Pp]háp\s{1,2}lệnh)"
     r"(?:\s{1,3}[^\s\d,;:()]{1,15}){0,8}?\s{1,3}(?:số\s{1,3})?(?P<dnum>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24}|\d{1,5}/\d{4})(?![\w/])"
 )
+# The passive form, common in amending laws: "1. Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:", "Điều 7 được bãi bỏ.",
+# "Cụm từ “A” tại khoản 1 Điều 4 được thay thế bằng cụm từ “B”.", "Điều 5 được bổ sung khoản 3 như sau:".
+SUBJECT = re.compile(rf"(?i:tên|cụm{_SP}từ|từ|các{_SP}từ|điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu)(?!\w)")
+PASSIVE = re.compile(rf"(?<!\w)(?i:được|bị){_SP}(?P<verbs>(?i:{_VERB})(?:\s{{0,3}}(?:,|và){_SP}(?i:{_VERB})){{0,3}})(?!\w)")
+# After a passive verb, the source of a change (a consolidated text's footnote), not an instruction.
+PROVENANCE = re.compile(rf"^\s{{0,3}}(?i:theo|bởi|tại|căn{_SP}cứ)(?!\w)")
+
 # "Thông tư số 12/2010/TT-BYT ngày … hết hiệu lực kể từ ngày …": an effect clause that ends a whole act.
 EXPIRES = re.compile(r"[^.;]{0,400}?(?<!\w)hết\s{1,3}hiệu\s{1,3}lực(?!\w)")
 

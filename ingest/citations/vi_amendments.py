@@ -122,12 +122,19 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
         if unit.type is UnitType.ARTICLE and n == 0:
             rest = re.sub(r"^\s{0,6}Điều\s{1,3}\d{1,4}[a-zđ]?\s{0,3}[.:]?\s{0,3}", "", line)
         expiring = P.ACT.match(rest) is not None
-        if not P.START.match(rest) and not expiring:
+        passive = P.SUBJECT.match(rest) is not None
+        if not P.START.match(rest) and not expiring and not passive:
             n += 1
             continue
         last = _sentence_end(lines, n, tracker)
         text = _joined([rest, *lines[n + 1: last + 1]])
         start, end = offsets[n] + (len(line) - len(rest)), offsets[last] + len(lines[last])
+        if passive and not P.START.match(rest):
+            active = active_form(text)
+            if active is None:
+                n = last + 1
+                continue
+            text = active
         for piece in P.NEXT_INSTRUCTION.split(text):
             instruction = parse_instruction(piece, start, end) if not expiring else _expiry(piece, start, end)
             if instruction is None:
@@ -242,6 +249,25 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
     return Instruction(action=Action.AMEND if umbrella else action, targets=targets, act=act, start=start, end=end,
                        raw=" ".join(sentence.split())[:300], part=part, words_from=words_from, words_to=words_to,
                        new=new, umbrella=umbrella)
+
+
+def active_form(sentence: str) -> str | None:
+    """"Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:" → "sửa đổi, bổ sung Khoản 2 Điều 5 như sau:"; "Điều 5 được bổ
+    sung khoản 3 như sau:" → "bổ sung khoản 3 vào Điều 5 như sau:". None when it is no instruction (no provision
+    named before the verb, or the verb says where a change came from: "… được sửa đổi theo quy định tại …")."""
+    masked = P.QUOTED.sub(lambda m: " " * len(m.group(0)), sentence)
+    verb = P.PASSIVE.search(masked)
+    if verb is None or not _tokens(masked[: verb.start()]) and not P.WORDS.search(sentence[: verb.start()].split("“")[0] + " "):
+        return None
+    subject, verbs, after = sentence[: verb.start()].strip(), verb.group("verbs"), sentence[verb.end():]
+    if P.PROVENANCE.match(after):
+        return None
+    added = P.TOKEN.match(after.strip())
+    if added and "bổ sung" in verbs.lower() and "sửa" not in verbs.lower():
+        stop = P.AS_FOLLOWS.search(after)
+        new = after[: stop.start()] if stop else after
+        return f"{verbs} {new.strip()} vào {subject} {after[len(new):].strip()}".strip()
+    return f"{verbs} {subject} {after.strip()}".strip()
 
 
 def _expiry(sentence: str, start: int, end: int) -> Instruction | None:
