@@ -377,3 +377,49 @@ def test_passive_instructions_read_like_active_ones(sentence: str, action: Actio
     # A consolidated text's footnote says where a change came from: not an instruction.
     assert active_form("Khoản này được sửa đổi, bổ sung theo quy định tại khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT") is None
     assert active_form("Doanh nghiệp được sửa đổi hồ sơ.") is None
+
+
+# Sentences of Nghị định 14/2026/NĐ-CP (vbpl.vn), a decree that amends many decrees, one chapter each.
+MULTI = """Số: 14/2026/NĐ-CP
+NGHỊ ĐỊNH
+Sửa đổi, bổ sung một số điều của các Nghị định để cắt giảm, đơn giản hóa thủ tục hành chính
+Chương I
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA NGHỊ ĐỊNH SỐ 87/2009/NĐ-CP NGÀY 19 THÁNG 10 NĂM 2009 CỦA CHÍNH PHỦ VỀ VẬN TẢI ĐA PHƯƠNG THỨC
+Điều 1. Sửa đổi, bổ sung Điều 6
+“Điều 6. Thủ tục cấp Giấy phép kinh doanh vận tải đa phương thức quốc tế
+1. Doanh nghiệp nộp 01 bộ hồ sơ đề nghị cấp Giấy phép.
+2. Cơ quan cấp Giấy phép xem xét hồ sơ.”
+Chương II
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA NGHỊ ĐỊNH SỐ 60/2023/NĐ-CP
+Điều 2. Sửa đổi bổ sung, bãi bỏ một số điểm, khoản của Điều 4
+1. Sửa đổi, bổ sung điểm e khoản 1 như sau:
+“e) Tài liệu xuất xứ C/O.”
+2. Bãi bỏ điểm g, điểm h khoản 1.
+Điều 3. Sửa đổi, bổ sung khoản 2 Điều 7
+1. Sửa đổi tiêu đề khoản 2 như sau:
+“2. Thông báo chuyến bay chuyên cơ.”
+2. Thay thế cụm từ “Bộ Giao thông vận tải” bằng cụm từ “Bộ Xây dựng” tại điểm b khoản 2.
+Chương III
+ĐIỀU KHOẢN THI HÀNH
+Điều 4. Hiệu lực thi hành
+Nghị định này có hiệu lực thi hành từ ngày 15 tháng 01 năm 2026.
+"""
+
+
+def test_a_decree_amending_several_decrees_names_each_in_its_chapter(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"nd14.txt": MULTI})
+    externals = {x.id: x.raw for x in graph.externals}
+    edges = {(s.removeprefix("ch-i/").removeprefix("ch-ii/"), externals[t], a) for s, t, _, a in _amending_edges(graph, "t/nd14/")}
+    assert edges == {
+        ("art-1", "Nghị định số 87/2009/NĐ-CP, Điều 6", "replaced"),
+        ("art-2", "Nghị định số 60/2023/NĐ-CP, Điều 4", "amended"),
+        ("art-2/cl-1", "Nghị định số 60/2023/NĐ-CP, điểm e khoản 1 Điều 4", "replaced"),
+        ("art-2/cl-2", "Nghị định số 60/2023/NĐ-CP, điểm g khoản 1 Điều 4", "repealed"),
+        ("art-2/cl-2", "Nghị định số 60/2023/NĐ-CP, điểm h khoản 1 Điều 4", "repealed"),
+        ("art-3", "Nghị định số 60/2023/NĐ-CP, khoản 2 Điều 7", "amended"),
+        ("art-3/cl-1", "Nghị định số 60/2023/NĐ-CP, khoản 2 Điều 7", "amended"),
+        ("art-3/cl-2", "Nghị định số 60/2023/NĐ-CP, điểm b khoản 2 Điều 7", "words replaced"),
+    }
+    # The quoted "Điều 6" with its clauses (no "như sau:" before it) is the new text, not this decree's structure.
+    units = {u.id for d in graph.documents for u in d.units}
+    assert "t/nd14/ch-i/art-1/cl-1" not in units

@@ -66,7 +66,10 @@ class AmendingInstructions:
             doc_act = None
         contexts: dict[str, Context] = {root.id: Context(act=doc_act)}
         for unit in document.units[1:]:
-            inherited = Context(act=doc_act) if unit.type is UnitType.ARTICLE else contexts.get(unit.parent_id or "", Context())
+            above = contexts.get(unit.parent_id or "", Context())
+            # An article starts afresh from the act its chapter names ("Chương I. SỬA ĐỔI … CỦA NGHỊ ĐỊNH SỐ 87/2009/NĐ-CP"
+            # in a decree that amends several), else the act the title names.
+            inherited = Context(act=above.act or doc_act) if unit.type is UnitType.ARTICLE else above
             reading = read_unit(unit, inherited, own)
             contexts[unit.id] = reading.context
             found = [i for i in reading.instructions if i.act is not None and (i.targets or not i.umbrella)]

@@ -24,7 +24,7 @@ _VERB = r"(?:sửa{_SP}đổi|sửa|bổ{_SP}sung|bãi{_SP}bỏ|thay{_SP}thế|�
 LABEL = re.compile(r"\s{0,6}(?:[“\"]\s{0,2})?(?:\d{1,3}\.|[a-zđ]\)|[-–+•])?\s{0,3}(?:[“\"]\s{0,2})?")
 START = re.compile(rf"(?i:{_VERB})(?!\w)")
 # The verb run at the start: "Sửa đổi, bổ sung", "Bãi bỏ, thay thế, bổ sung", "Sửa đổi tên".
-VERBS = re.compile(rf"(?i:(?P<verbs>{_VERB}(?:\s{{0,3}}(?:,|và){_SP}{_VERB}){{0,3}}))(?!\w)")
+VERBS = re.compile(rf"(?i:(?P<verbs>{_VERB}(?:\s{{0,3}}(?:,|và)?{_SP}{_VERB}){{0,3}}))(?!\w)")
 # A later instruction in the same sentence run: "…khoản 4 Điều 7; thay thế cụm từ …".
 NEXT_INSTRUCTION = re.compile(rf"(?<=[.;])\s{{1,3}}(?=(?i:{_VERB}){_SP})")
 
@@ -34,7 +34,7 @@ WORDS = re.compile(rf"(?i:cụm{_SP}từ|từ|các{_SP}từ|câu)\s{{0,3}}$")
 
 # Provisions, finest first. "tên Điều" (the article's title) may stand without a number.
 TOKEN = re.compile(
-    rf"(?<!\w)(?P<title>(?i:tên){_SP}(?:của{_SP})?)?(?P<kind>(?i:điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu{_SP}số|mẫu))"
+    rf"(?<!\w)(?P<title>(?i:tên|tiêu{_SP}đề){_SP}(?:của{_SP})?)?(?P<kind>(?i:điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu{_SP}số|mẫu))"
     rf"(?:{_SP}(?P<num>\d{{1,4}}[a-zđ]?)(?=[\s,;.:)]|$)|{_SP}(?P<roman>[IVXLC]{{1,6}})(?![\w])|{_SP}(?P<letter>[a-zđ])(?![\w]))?"
 )
 # More numbers of the same kind after one kind word: "điểm a, b và d", "các Điều 9, 10".
@@ -43,10 +43,11 @@ MORE_NUMBERS = re.compile(rf"\s{{0,3}}(?:,|và|hoặc){_SP}(?!(?i:điểm|khoả
 DASH = re.compile(rf"(?i:(?:các{_SP})?gạch{_SP}đầu{_SP}dòng[^,;]{{0,30}}?(?:của|tại){_SP})")
 
 # The amended act, when written: "của Thông tư số 44/2022/TT-BTC", "Nghị định số 112/2021/NĐ-CP".
+# Any case: a chapter of a decree that amends several decrees names each in capitals ("… CỦA NGHỊ ĐỊNH SỐ 87/2009/NĐ-CP").
 ACT = re.compile(
-    r"(?P<dtype>[Tt]hông\s{1,2}tư(?:\s{1,2}liên\s{1,2}tịch)?|[Nn]ghị\s{1,2}định|[Bb]ộ\s{1,2}luật|[Ll]uật|[Qq]uyết\s{1,2}định"
-    r"|[Nn]ghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|[Pp]háp\s{1,2}lệnh)"
-    r"(?:\s{1,3}[^\s\d,;:()]{1,15}){0,8}?\s{1,3}(?:số\s{1,3})?(?P<dnum>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24}|\d{1,5}/\d{4})(?![\w/])"
+    r"(?P<dtype>(?i:thông\s{1,2}tư(?:\s{1,2}liên\s{1,2}tịch)?|nghị\s{1,2}định|bộ\s{1,2}luật|luật|quyết\s{1,2}định"
+    r"|nghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|pháp\s{1,2}lệnh))"
+    r"(?:\s{1,3}[^\s\d,;:()]{1,15}){0,8}?\s{1,3}(?:(?i:số)\s{1,3})?(?P<dnum>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24}|\d{1,5}/\d{4})(?![\w/])"
 )
 # The passive form, common in amending laws: "1. Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:", "Điều 7 được bãi bỏ.",
 # "Cụm từ “A” tại khoản 1 Điều 4 được thay thế bằng cụm từ “B”.", "Điều 5 được bổ sung khoản 3 như sau:".
@@ -60,6 +61,9 @@ EXPIRES = re.compile(r"[^.;]{0,400}?(?<!\w)hết\s{1,3}hiệu\s{1,3}lực(?!\w)"
 
 # "… này" (this act) ends a target list of the amending act's own provisions ("ban hành kèm theo Nghị định này").
 THIS_ACT = re.compile(r"(?i:thông{_SP}tư|nghị{_SP}định|luật|quyết{_SP}định|văn{_SP}bản){_SP}này".replace("{_SP}", _SP))
+
+# "Sửa đổi, bổ sung tên Nghị định": the act's own title.
+ACT_TITLE = re.compile(rf"(?i:tên){_SP}(?i:của{_SP})?(?i:thông{_SP}tư|nghị{_SP}định|luật|quyết{_SP}định|nghị{_SP}quyết)(?!\w)")
 
 # Where the list of targets ends and what follows says more about the instruction.
 INTO = re.compile(rf"(?<!\w)(?i:vào{_SP}(?:sau{_SP}|trước{_SP}|cuối{_SP})?|sau{_SP}|trước{_SP})(?=(?i:điểm|khoản|điều|mục|chương|phụ|mẫu|tên))")

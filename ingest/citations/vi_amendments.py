@@ -22,6 +22,7 @@ from core.domain import LegalUnit, UnitType
 from ingest.citations import vi_amendment_patterns as P
 from ingest.parsers.generic.keys import Segment
 from ingest.parsers.generic.quotes import QuoteTracker
+from ingest.parsers.generic.vi_gazette import introduces_quote
 
 
 class Action(StrEnum):
@@ -102,7 +103,7 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
-    tracker = QuoteTracker()
+    tracker = QuoteTracker(introduces_quote)
     quoting_instructions = False
     current: Instruction | None = None
     n = 0
@@ -122,7 +123,10 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
         if unit.type is UnitType.ARTICLE and n == 0:
             rest = re.sub(r"^\s{0,6}Điều\s{1,3}\d{1,4}[a-zđ]?\s{0,3}[.:]?\s{0,3}", "", line)
         expiring = P.ACT.match(rest) is not None
-        passive = P.SUBJECT.match(rest) is not None
+        # A passive sentence's subject opens an item ("2. Điều 7 được bãi bỏ."); a wrapped line that happens to start
+        # with "Điều 23, …" continues a sentence whose subject is on the line above.
+        opens_item = n == 0 or bool(label and re.search(r"[\d.)\-–+•]", label.group(0)))
+        passive = opens_item and P.SUBJECT.match(rest) is not None
         if not P.START.match(rest) and not expiring and not passive:
             n += 1
             continue
@@ -162,8 +166,10 @@ def _settle(reading: Reading, unit: LegalUnit, inherited: Context) -> None:
             instruction.new = _complete(instruction.new, base) or instruction.new
             if not instruction.targets:
                 instruction.targets = [_anchor(instruction.new) or base]
-        if instruction.umbrella and len(instruction.targets) == 1:
-            base = instruction.targets[0]  # its sub-items, and the dashes after it in this unit, act inside it
+        if len(instruction.targets) == 1 and instruction.targets[0]:
+            # Its sub-items, and the dashes after it in this unit, act inside it: "Điều 119. Sửa đổi, bổ sung
+            # khoản 2 Điều 7" over "1. Sửa đổi tiêu đề khoản 2", as an umbrella "một số khoản của Điều 7" does.
+            base = instruction.targets[0]
     amending = bool(reading.instructions) or unit.type is not UnitType.ARTICLE
     reading.context = Context(act=act, base=base) if amending else Context()
 
@@ -245,6 +251,8 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
         anchor = targets[0]
         base = anchor[:-1] if anchor and anchor[-1][0] == new[0][0] else anchor
         new = (*base, *new)
+    if not targets and new is None and P.ACT_TITLE.match(region.strip()):
+        targets, part = [()], "title"  # "Sửa đổi, bổ sung tên Nghị định": the title of the act spoken of
     if not targets and new is None and act is None and not umbrella:
         return None
     if not targets and new is None and act is not None and not umbrella:
@@ -292,7 +300,7 @@ def _action(verbs: str, words: bool) -> tuple[Action, str | None]:
 
 
 def _act(match: re.Match[str]) -> ActRef:
-    return ActRef(" ".join(match.group("dtype").split()).capitalize(), match.group("dnum"))
+    return ActRef(" ".join(match.group("dtype").split()).lower().capitalize(), match.group("dnum"))
 
 
 def provision_paths(written: str) -> list[tuple[Segment, ...]]:

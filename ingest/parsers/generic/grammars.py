@@ -62,6 +62,8 @@ class Grammar:
     # The words an amending item starts with ("Sửa đổi …", "Bãi bỏ …"): such an item continuing this
     # document's numbering ends a quotation its publisher left open.
     instruction: re.Pattern[str] | None = None
+    # A line (other than one ending in ':') after which a quotation opens: an amending item.
+    introduces_quote: Callable[[str], bool] | None = None
 
 
 def _line(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -141,6 +143,7 @@ VIETNAMESE = Grammar(
     quotations=True,
     may_open=vi_gazette.may_open_heading,
     instruction=vi_gazette.INSTRUCTION_START,
+    introduces_quote=vi_gazette.introduces_quote,
 )
 
 # Korean statutes: 편 > 장 > 절 > 조 "제5조(목적)" > 항 ①② > 호 "1." > 목 "가.".

@@ -11,6 +11,7 @@ continues the amending text's own numbering; structure.py tells the tracker so.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _OPENERS = ("‘", "“", "«", "„")
 # A closing mark at the very end, before only the instruction's own punctuation ("’;", "’.", "’;\""): a
@@ -27,7 +28,10 @@ class QuoteTracker:
     a quoted phrase inside the quotation ("… gọi là “người lao động”.") does not end it; other marks close
     at a mark ending the line."""
 
-    def __init__(self) -> None:
+    def __init__(self, introduces: Callable[[str], bool] | None = None) -> None:
+        # Besides a line ending in ':', what else introduces a quotation: a Vietnamese instruction heading
+        # "Điều 1. Sửa đổi, bổ sung Điều 6" is followed by the quoted article with no colon.
+        self._introduces = introduces
         self.inside = False
         self.opened_at = ""  # the line that opened the quotation now open
         self._previous = ""
@@ -46,7 +50,7 @@ class QuoteTracker:
             elif _CLOSE.search(stripped):
                 self.inside = False
             return True
-        if stripped.startswith(_OPENERS) and _INTRODUCED.search(previous):
+        if stripped.startswith(_OPENERS) and (_INTRODUCED.search(previous) or self._introduces is not None and self._introduces(previous)):
             self.opened_at = stripped
             if stripped.startswith(_DOUBLE_OPEN):
                 self._depth = stripped.count(_DOUBLE_OPEN) - stripped.count(_DOUBLE_CLOSE)

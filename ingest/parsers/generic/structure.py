@@ -230,7 +230,7 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
     nodes = [root]
     stack = [root]
     taken_ids = {doc_id}
-    quotes = QuoteTracker() if grammar.quotations else None
+    quotes = QuoteTracker(grammar.introduces_quote) if grammar.quotations else None
     previous = ""
     for text in texts:
         heading = match_heading(text, grammar, stack)

@@ -90,3 +90,13 @@ def may_open_heading(previous: str, line: str) -> bool:
 
 # An amending item's first words: "Sửa đổi, bổ sung khoản 1 …", "Bổ sung Điều 5a …", "Bãi bỏ …", "Thay thế cụm từ …".
 INSTRUCTION_START = re.compile(r"[“\"]?\s{0,2}(?:Sửa\s+đổi|Sửa\s+tên|Bổ\s+sung|Bãi\s+bỏ|Thay\s+thế|Đính\s+chính|Bỏ\s+cụm\s+từ)(?!\w)", re.I)
+
+
+_ITEM_LABEL = re.compile(r"\s{0,6}(?:Điều\s{1,3}\d{1,4}[a-zđ]?\s{0,3}[.:]|\d{1,3}\.|[a-zđ]\)|[-–+•])?\s{0,3}")
+
+
+def introduces_quote(previous: str) -> bool:
+    """An amending item ("Điều 1. Sửa đổi, bổ sung Điều 6", "2. Bổ sung Điều 5a") introduces the quotation under it,
+    with or without "như sau:"."""
+    label = _ITEM_LABEL.match(previous)
+    return bool(INSTRUCTION_START.match(previous[label.end():] if label else previous))
