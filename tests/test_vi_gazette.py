@@ -423,3 +423,10 @@ def test_a_decree_amending_several_decrees_names_each_in_its_chapter(tmp_path: P
     # The quoted "Điều 6" with its clauses (no "như sau:" before it) is the new text, not this decree's structure.
     units = {u.id for d in graph.documents for u in d.units}
     assert "t/nd14/ch-i/art-1/cl-1" not in units
+
+
+def test_the_document_with_the_number_block_owns_its_name(tmp_path: Path) -> None:
+    # A notes file that only mentions the decree (as a folder's README does) sorts first and is read first.
+    notes = "Ghi chú\nNghị định 112/2021/NĐ-CP: quy định chi tiết một số điều của Luật\nĐiều 1. Ghi chú\n"
+    graph = _graph(tmp_path, {"a-notes.txt": notes, "nd112.txt": ORIGINAL, "nd372.txt": AMENDING})
+    assert ("art-1/cl-3", "t/nd112/art-6", "AMENDS", "words replaced") in _amending_edges(graph, "t/nd372/")

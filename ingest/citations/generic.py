@@ -67,7 +67,9 @@ class GenericCitationFinder:
         self._slug_of: dict[str, str] = {}
         self._paths: dict[str, list[Segment]] = {}
         self._sources: dict[str, str] = {}
-        for document in documents:
+        # A document named by its own number block ("Số: 112/2021/NĐ-CP") claims that name before one that only
+        # mentions the number (a README's table, a text quoting the act): first claimant wins.
+        for document in sorted(documents, key=lambda d: bool(d.units) and d.units[0].metadata.get("number_from") != "number block"):
             slug = _slug(document)
             self._slug_of[document.id] = slug
             for unit in document.units:

@@ -116,6 +116,7 @@ def _numbered(identity: Identity, head: list[str], language: str, lines: list[st
             code = _VI_CODE.search(number)
             kind, word = VI_TYPE_CODES.get(code.group("code"), (None, "")) if code else (None, "")
             _add_number(identity, kind, word, number, language)
+            identity.metadata["number_from"] = "number block"
             return
     for line in head:
         match = NUMBERED_INSTRUMENT.search(line)
