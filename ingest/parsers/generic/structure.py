@@ -85,7 +85,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     """One file's lines → its Document; notes say when no heading structure was found."""
     lines = vi_codification.body_lines(lines, lambda line: line.heading)
     raw = [line.text for line in lines]
-    raw, footnotes = vi_consolidated.split_footnotes(vi_gazette.strip_furniture(raw) if vi_gazette.is_gazette(raw) else raw)
+    raw, footnotes = vi_consolidated.split_footnotes(vi_gazette.strip_furniture(raw))
     texts, history = split_notes(raw)
     grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
     language = grammar.code if grammar else _script_language(texts)

@@ -12,7 +12,9 @@ Text extracted from gazette pages carries what the printer put around the law:
     - Như Điều 3; …
 
 None of it is law and all of it can fall mid-sentence or inside a quoted replacement text, so the lines
-go before parsing; everything else is kept, in order (line numbers of what stays are not preserved).
+go before parsing; everything else is kept, in order (line numbers of what stays are not preserved). The same
+blocks come with text taken from a web page ("Nơi nhận:- Ban Bí thư …" on one line, "KT. BỘ TRƯỞNG … (Đã ký)"),
+so every text is cleaned, not only gazette pages; each pattern is a whole line of Vietnamese furniture.
 """
 from __future__ import annotations
 
@@ -22,16 +24,15 @@ PAGE_HEADER = re.compile(r"\s{0,12}CÔNG\s{0,2}BÁO\s{0,2}/\s{0,2}Số\s{0,2}[\d
 _PAGE_NUMBER = re.compile(r"\s{0,12}\d{1,4}\s{0,6}")
 _SIGNATURE_START = re.compile(r"\s{0,6}(?:Người\s+ký|Ký\s+bởi)\s{0,2}:[^\n]{0,300}")
 _SIGNATURE_FIELD = re.compile(r"\s{0,6}(?:Email|Cơ\s+quan|Thời\s+gian\s+ký|Ngày\s+ký)\s{0,2}:[^\n]{0,300}")
-_PLACEHOLDER = re.compile(r"\s{0,6}\[\s{0,2}(?:daky|đã\s+ký|ký)\s{0,2}\]\s{0,6}", re.I)
+_PLACEHOLDER = re.compile(r"\s{0,6}[\[(]\s{0,2}(?:daky|đã\s+ký|ký)\s{0,2}[\])]\s{0,6}", re.I)
+# The signer's capacity above the signature: "TM. CHÍNH PHỦ", "KT. BỘ TRƯỞNG", "KT. BỘ TRƯỞNGTHỨ TRƯỞNG(Đã ký)Nguyễn Đức Chi".
+_SIGNER = re.compile(r"\s{0,6}(?:TM|KT|Q|TL|TUQ)\.\s{0,2}(?P<capacity>[^()\n]{2,80})(?:\(Đã ký\)[^\n]{0,80})?")
 _BANNER = re.compile(r"\s{0,6}(?:PHẦN\s+)?VĂN\s+BẢN\s+(?:QUY\s+PHẠM\s+PHÁP\s+LUẬT|HỢP\s+NHẤT|KHÁC)\s{0,6}")
-_RECIPIENTS = re.compile(r"\s{0,6}Nơi\s+nhận\s{0,2}:[^\n]{0,300}")
+_RECIPIENTS = re.compile(r"\s{0,6}Nơi\s+nhận\s{0,2}:[^\n]{0,3000}")
 _RECIPIENT_ITEM = re.compile(r"\s{0,6}[-–+•]\s{0,3}[^\n]{1,300}")
 _SIGNATURE_BLOCK_FIELDS = 4
 
 
-def is_gazette(texts: list[str]) -> bool:
-    """A page header or a signature block anywhere: the text came from gazette pages."""
-    return any(PAGE_HEADER.fullmatch(t) or _SIGNATURE_START.fullmatch(t) for t in texts)
 
 
 def strip_furniture(texts: list[str]) -> list[str]:
@@ -54,7 +55,7 @@ def strip_furniture(texts: list[str]) -> list[str]:
             while follow < len(texts) and follow - n <= _SIGNATURE_BLOCK_FIELDS and _SIGNATURE_FIELD.fullmatch(texts[follow]):
                 drop.add(follow)
                 follow += 1
-        elif _PLACEHOLDER.fullmatch(text) or _BANNER.fullmatch(text):
+        elif _PLACEHOLDER.fullmatch(text) or _BANNER.fullmatch(text) or _signer(text):
             drop.add(n)
         elif _RECIPIENTS.fullmatch(text):
             drop.add(n)
@@ -63,6 +64,13 @@ def strip_furniture(texts: list[str]) -> list[str]:
                 drop.add(follow)
                 follow += 1
     return [t for n, t in enumerate(texts) if n not in drop]
+
+
+def _signer(text: str) -> bool:
+    """The capacity is written in capitals (Vietnamese capitals interleave with small letters in Unicode, so
+    no character range tells them apart)."""
+    match = _SIGNER.fullmatch(text)
+    return match is not None and match["capacity"] == match["capacity"].upper()
 
 
 def _next_filled(texts: list[str], n: int, step: int) -> int | None:
