@@ -100,6 +100,8 @@ def test_furniture_lines_go_and_the_law_stays() -> None:
     ("Thay thế Mẫu số 01, Mẫu số 02, Mẫu số 10 tướng ứng bằng Mẫu số 01, Mẫu số 02, Mẫu số 07 ban hành kèm theo Nghị định này;",
      Action.REPLACE, [(("form", "01"),), (("form", "02"),), (("form", "10"),)]),
     ("Bổ sung khoản 3 vào Điều 7 như sau:", Action.ADD, [(("art", "7"),)]),
+    ("Bãi bỏ các Điều từ Điều 10 đến Điều 13 Thông tư số 44/2022/TT-BTC.", Action.REPEAL,
+     [(("art", "10"),), (("art", "11"),), (("art", "12"),), (("art", "13"),)]),
 ])
 def test_instruction_targets(sentence: str, action: Action, targets: list) -> None:
     instruction = parse_instruction(sentence)

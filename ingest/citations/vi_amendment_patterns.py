@@ -39,6 +39,8 @@ TOKEN = re.compile(
 )
 # More numbers of the same kind after one kind word: "điểm a, b và d", "các Điều 9, 10".
 MORE_NUMBERS = re.compile(rf"\s{{0,3}}(?:,|và|hoặc){_SP}(?!(?i:điểm|khoản|điều|mục|chương|phụ|mẫu|tên)\b)(?P<num>\d{{1,4}}[a-zđ]?|[a-zđ]|[IVXLC]{{1,6}})(?![\w/])")
+# "Điều 10 đến Điều 14", "khoản 2 - khoản 5": a span of one kind.
+RANGE = re.compile(r"\s{0,3}(?:đến|tới|-|–)\s{0,3}")
 # "gạch đầu dòng thứ nhất của điểm g": a dash of a point is no unit of its own; the point is the target.
 DASH = re.compile(rf"(?i:(?:các{_SP})?gạch{_SP}đầu{_SP}dòng[^,;]{{0,30}}?(?:của|tại){_SP})")
 
@@ -71,4 +73,6 @@ BY = re.compile(rf"(?<!\w)(?i:(?:tương|tướng){_SP}ứng{_SP})?(?i:bằng)(?
 AT = re.compile(r"(?<!\w)(?i:tại|trong|ở|của)(?!\w)")
 EXCEPT = re.compile(rf"(?<!\w)(?i:trừ|ngoại{_SP}trừ)(?!\w)")
 AS_FOLLOWS = re.compile(rf"(?i:như{_SP}sau|quy{_SP}định{_SP}(?:như{_SP}sau|về))")
-SOME = re.compile(rf"(?i:một{_SP}số|các){_SP}(?i:điều|khoản|điểm|mẫu|cụm|từ|nội{_SP}dung|tên|mục)")
+# "một số điều", "các khoản" with no number after them: an umbrella over the items below ("các Điều 9, Điều 10"
+# and "các Điều từ Điều 10 đến Điều 14" name their targets).
+SOME = re.compile(rf"(?i:một{_SP}số|các){_SP}(?i:điều|khoản|điểm|mẫu|cụm|từ|nội{_SP}dung|tên|mục)(?!\w|{_SP}(?:\d|(?i:từ|số)\s))")

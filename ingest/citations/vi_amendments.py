@@ -81,6 +81,7 @@ _KINDS = {"điểm": "pt", "khoản": "cl", "điều": "art", "mục": "sec", "c
           "mẫu số": "form", "mẫu": "form"}
 _ENDS = re.compile(r"[.:;]\s{0,3}[”\"]?\s{0,3}[.;]?\s{0,3}$")
 _MAX_LINES = 10
+_MAX_SPAN = 50
 
 
 def document_context(document_unit: LegalUnit) -> ActRef | None:
@@ -313,6 +314,7 @@ def _tokens(region: str) -> list[tuple[str, str | None, bool]]:
     """(segment, number, title?) for each provision named, in the order written."""
     region = P.DASH.sub(" ", region)
     out: list[tuple[str, str | None, bool]] = []
+    previous_end = -1
     for match in P.TOKEN.finditer(region):
         kind = _KINDS.get(" ".join(match.group("kind").lower().split()), "")
         num = match.group("num") or match.group("roman") or match.group("letter")
@@ -321,15 +323,26 @@ def _tokens(region: str) -> list[tuple[str, str | None, bool]]:
             continue
         if num is not None and kind in ("ch", "annex") and match.group("letter"):
             continue
+        if out and previous_end >= 0 and P.RANGE.fullmatch(region[previous_end: match.start()]):
+            out += [(kind, n, False) for n in _between(out[-1], kind, num)]  # "Điều 10 đến Điều 14"
         out.append((kind, num, title))
-        position = match.end()
+        position = previous_end = match.end()
         while num is not None:
             more = P.MORE_NUMBERS.match(region, position)
             if more is None:
                 break
             out.append((kind, more.group("num"), False))
-            position = more.end()
+            position = previous_end = more.end()
     return out
+
+
+def _between(first: tuple[str, str | None, bool], kind: str, last: str | None) -> list[str]:
+    """The numbers strictly between two of one kind ("từ Điều 10 đến Điều 14" → 11, 12, 13); a span too long to be
+    meant is a misreading and gives none."""
+    low, high = first[1], last
+    if first[0] != kind or not (low and high and low.isdigit() and high.isdigit()) or not 0 < int(high) - int(low) <= _MAX_SPAN:
+        return []
+    return [str(n) for n in range(int(low) + 1, int(high))]
 
 
 def _paths(tokens: list[tuple[str, str | None, bool]]) -> list[tuple[Segment, ...]]:
