@@ -175,7 +175,16 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
     from bench.real.vi_gazette import gazette_checks
 
     gold = json.loads((folder / "gold_amendments.json").read_text(encoding="utf-8"))
-    checks = {c.name: c for c in gazette_checks(build_graph(sorted(folder.glob("*.txt")), "g", "generic"), gold)}
+    graph = build_graph(sorted(folder.glob("*.txt")), "g", "generic")
+    checks = {c.name: c for c in gazette_checks(graph, gold)}
+    # A repealed article reads repealed, by the repealing item, from the amending decree's date in force.
+    from core.current_law import ParsedLaw
+
+    units = {u.id: u for d in graph.documents for u in d.units}
+    article = next(u.id for u in units.values() if u.document_id.endswith("nghi-dinh-so-112-2021-nd-cp-34959")
+                   and u.label.endswith("Điều 13"))
+    law = ParsedLaw(units, graph.edges).read(article)
+    assert law.repealed and law.repealed_by == "Nghị định 372/2025/NĐ-CP Điều 1 khoản 15 điểm b" and law.repealed_on == "2026-01-01"
     assert float(checks["gazette instructions → edges, recall within one level"].value) >= 0.95
     assert float(checks["gazette instructions → edges, recall at the exact level"].value) >= 0.85
     assert float(checks["gazette amending edges precision"].value) >= 0.95
