@@ -81,10 +81,10 @@ def test_furniture_lines_go_and_the_law_stays() -> None:
              "Cơ quan: VĂN PHÒNG CHÍNH PHỦ", "Thời gian ký: 16.12.2025 16:44:22 +07:00", "[daky] ",
              "12", "Điện thoại: ........ Email: ........"]
     lines += ["Nơi nhận:- Ban Bí thư Trung ương Đảng; - Thủ tướng, các Phó Thủ tướng Chính phủ;",
-              "KT. BỘ TRƯỞNGTHỨ TRƯỞNG(Đã ký)Nguyễn Đức Chi", "TM. CHÍNH PHỦ", "(Đã ký)"]
+              "KT. BỘ TRƯỞNGTHỨ TRƯỞNG(Đã ký)Nguyễn Đức Chi", "TM. CHÍNH PHỦ", "(Đã ký)", "Q. HOW DO I APPLY"]
     kept = [line for line in strip_furniture(lines) if line.strip()]
     # The form field "Email:" of a template is text; only the signature block's fields go.
-    assert kept == ["Tiền ký quỹ được rút", "khi có văn bản;", "12", "Điện thoại: ........ Email: ........"]
+    assert kept == ["Tiền ký quỹ được rút", "khi có văn bản;", "12", "Điện thoại: ........ Email: ........", "Q. HOW DO I APPLY"]
 
 
 @pytest.mark.parametrize(("sentence", "action", "targets"), [

@@ -70,7 +70,8 @@ def _signer(text: str) -> bool:
     """The capacity is written in capitals (Vietnamese capitals interleave with small letters in Unicode, so
     no character range tells them apart)."""
     match = _SIGNER.fullmatch(text)
-    return match is not None and match["capacity"] == match["capacity"].upper()
+    # Written in Vietnamese ("CHÍNH PHỦ", "BỘ TRƯỞNG"): an English "Q. HOW DO I APPLY" stays.
+    return match is not None and match["capacity"] == match["capacity"].upper() and not match["capacity"].isascii()
 
 
 def _next_filled(texts: list[str], n: int, step: int) -> int | None:
