@@ -43,6 +43,8 @@ class Incoming(BaseModel):
     resolution: str = "exact"
     date: str | None = None  # the amending provision's (or its act's) effective date
     same_document: bool = False  # an instruction in the amended document's own file: already applied
+    new_text: str | None = None  # the wording the instruction gives this unit, when it quotes one
+    words: tuple[str, str] | None = None  # a phrase the instruction replaces in the unit: (old, new)
 
 
 class AmendmentEvent(BaseModel):
@@ -65,6 +67,7 @@ class CurrentLaw(BaseModel):
     events: list[AmendmentEvent] = Field(default_factory=list)
     latest_id: str | None = None  # the unit holding the newest text (an amending provision), if not this one
     chain: list[Edge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
+    current_text: str | None = None  # the words in force, where the amending provisions give them
 
     @property
     def repealed(self) -> bool:
@@ -83,12 +86,18 @@ class CurrentLaw(BaseModel):
             out = [f"{head} is REPEALED ({self.status}){by}{on}: it is no longer current law."]
         else:
             out = [f"{head} is in force" + (f"; newest text in {self.latest_id}" if self.latest_id else "") + "."]
+            amended = [e for e in self.events if e.origin == "edge" and not e.applied]
+            if amended:
+                last = amended[-1]
+                out[0] = out[0][:-1] + f", as amended by {last.by}" + (f" (in force from {last.date})" if last.date else "") + "."
         for event in self.events:
             when = event.date or "undated"
             by = f" by {event.by}" if event.by else ""
             out.append(f"  {when}: {event.action}{by}")
         if not self.events and not self.repealed:
             out.append("  no recorded amendments: it is the current text.")
+        if self.current_text and self.changed and not self.repealed:
+            out.append(f"  current text: {self.current_text}")
         return out
 
 
@@ -113,8 +122,9 @@ def history_events(metadata: dict[str, str]) -> list[AmendmentEvent]:
 
 
 def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incoming: Iterable[Incoming],
-         chain: list[Edge] | None = None) -> CurrentLaw:
-    """Everything recorded about one unit's amendments, as its current-law record."""
+         chain: list[Edge] | None = None, text: str = "") -> CurrentLaw:
+    """Everything recorded about one unit's amendments, as its current-law record (`text`: the unit's own
+    words, from which the current text is built)."""
     events = history_events(metadata)
     exact = [e for e in incoming if e.resolution == "exact"]
     for edge in exact:
@@ -137,7 +147,85 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
         law.repealed_by, law.repealed_on = removals[-1].by, removals[-1].date
     if not law.repealed:
         law.latest_id = _newest_text(law)
+        _newest_first_hop(law, exact)
+        law.current_text = current_text(text, exact)
     return law
+
+
+def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
+    """Of two amending acts that each gave the unit new words, the one in force later stands: the stored chain
+    (the longest) may start at the older one."""
+    giving = [e for e in incoming if e.date and not e.same_document and gives_text(e.action, e.resolution, e.same_document)
+              and e.action is not None]
+    if not giving or not law.chain:
+        return
+    newest = max(giving, key=lambda e: e.date or "")
+    first = next((e for e in giving if e.source_id == law.chain[0].source), None)
+    if first is not None and (first.date or "") < (newest.date or ""):
+        law.chain = [Edge(source=newest.source_id, type=newest.type, target=law.unit_id)]
+        law.latest_id = newest.source_id
+
+
+def current_text(text: str, incoming: Iterable[Incoming]) -> str | None:
+    """The unit's words after every instruction that gives wording, in date order: a quoted new text replaces
+    them, a replaced phrase is replaced in them. None when no instruction gives wording."""
+    changed, words = False, text
+    for edge in sorted(incoming, key=lambda e: (e.date is None, e.date or "")):
+        if edge.same_document:
+            continue
+        if edge.new_text:
+            words, changed = edge.new_text, True
+        elif edge.words and edge.words[0] in words:
+            words, changed = words.replace(edge.words[0], edge.words[1]), True
+    return words if changed else None
+
+
+_TARGET_WORDS = re.compile(r"(điểm|khoản|Điều|Mục|Chương|Phụ lục|Mẫu số)\s+(\S+)")
+
+
+def instruction_wording(source_metadata: dict[str, str], target_label: str) -> tuple[str | None, tuple[str, str] | None]:
+    """What an amending provision's recorded instructions (metadata "instructions", Vietnamese grammar) give
+    the unit labelled `target_label`: its quoted new text (the part of it for this unit when one quotation holds
+    several), and a replaced phrase (old, new)."""
+    try:
+        records = json.loads(source_metadata.get("instructions") or "[]")
+    except json.JSONDecodeError:
+        return None, None
+    label = " ".join(target_label.split()).lower()
+    for record in records if isinstance(records, list) else []:
+        targets = record.get("targets") or []
+        if not any(t == "(whole act)" or label.endswith(_label_form(t)) for t in targets):
+            continue
+        if record.get("words_from") and record.get("words_to") is not None and record.get("action") == "replace_words":
+            return None, (record["words_from"], record["words_to"])
+        if record.get("new_text") and not record.get("part"):
+            return _own_part(record["new_text"], label, len(targets)), None
+    return None, None
+
+
+def _label_form(target: str) -> str:
+    """'khoản 1 Điều 38' → 'điều 38 khoản 1': how a unit label ends."""
+    return " ".join(f"{w} {n}" for w, n in reversed(_TARGET_WORDS.findall(target))).lower()
+
+
+def _own_part(new_text: str, label: str, targets: int) -> str:
+    """One quotation for several targets ("khoản 1 và khoản 3 Điều 4 như sau: “1. … 3. …”"): the paragraph that
+    starts with this unit's own number, up to the next one of the same kind."""
+    text = new_text.strip().lstrip("“\"").rstrip("”\".;")
+    if targets <= 1:
+        return text
+    last = label.rsplit(" ", 2)
+    kind, number = (last[-2], last[-1]) if len(last) >= 2 else ("", "")
+    mark = {"khoản": rf"{re.escape(number)}\.", "điểm": rf"{re.escape(number)}\)"}.get(kind)
+    if mark is None:
+        return text
+    lines = text.splitlines()
+    start = next((n for n, line in enumerate(lines) if re.match(rf"[“\"]?{mark}\s", line.strip())), None)
+    if start is None:
+        return text
+    sibling = r"\d{1,3}\.\s" if kind == "khoản" else r"[a-zđ]\)\s"
+    end = next((n for n in range(start + 1, len(lines)) if re.match(sibling, lines[n].strip())), len(lines))
+    return "\n".join(lines[start:end]).strip().lstrip("“\"").rstrip("”\".;")
 
 
 def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
@@ -242,11 +330,12 @@ class ParsedLaw:
             source = self.units.get(source_id)
             root = self.units.get(source.document_id) if source is not None else None
             date = amending_date(source.metadata if source else {}, root.metadata if root else {})
+            new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
             incoming.append(Incoming(source_id=source_id, source_label=source.label if source else source_id,
                                      type=edge_type, action=action, resolution=resolution or "exact", date=date,
-                                     same_document=same_document))
+                                     same_document=same_document, new_text=new_text, words=words))
         return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
-                    longest_chain(unit_id, self.into))
+                    longest_chain(unit_id, self.into), unit.text)
 
 
 def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
@@ -273,6 +362,21 @@ def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
             first = next((e for e in law.events if e.source_id == law.chain[0].source), None)
             if first is None or not first.instructed:
                 continue
-            name = next((e.by for e in law.events if e.source_id == law.latest_id), law.latest_id)
-            out.append(f"{law.label or unit_id} has newer words: {name} replaced or added to them; quote that text as current law.")
+            newest = next((e for e in law.events if e.source_id == law.latest_id), None)
+            name = newest.by if newest else law.latest_id
+            out.append(f"{law.label or unit_id} has newer words: {name}{_in_force(newest)} replaced or added to them; "
+                       f"quote that text as current law.{_current(law)}")
+        elif law.current_text:
+            # A replaced phrase gives no unit of its own: the words in force are the unit's with the phrase changed.
+            last = next((e for e in reversed(law.events) if e.origin == "edge" and e.instructed and not e.applied), None)
+            if last is not None:
+                out.append(f"{law.label or unit_id} is in force as amended by {last.by}{_in_force(last)}.{_current(law)}")
     return out
+
+
+def _in_force(event: AmendmentEvent | None) -> str:
+    return f" (in force from {event.date})" if event is not None and event.date else ""
+
+
+def _current(law: CurrentLaw) -> str:
+    return f" Current text: “{law.current_text[:600]}”" if law.current_text else ""

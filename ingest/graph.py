@@ -57,7 +57,8 @@ def build_graph(
         stage.items = sum(len(d.units) for d in parsed.documents)
     documents = parsed.documents
     with recorder.stage("find citations") as stage:
-        mentions = find_mentions(documents, fmt.finder(documents), DefinedTermFinder(documents))
+        finder = fmt.finder(documents)
+        mentions = find_mentions(documents, finder, DefinedTermFinder(documents))
         stage.items = len(mentions)
     with recorder.stage("resolve") as stage:
         index = KeyIndex(documents)
@@ -68,5 +69,6 @@ def build_graph(
         stage.items = len(edges)
     return CorpusGraph(
         corpus=corpus, format=fmt.name, documents=documents, edges=edges, externals=resolution.externals,
-        failures=parsed.failures, notes=parsed.notes,
+        # A finder may warn about what it kept in a weaker form (an amending instruction with no target).
+        failures=parsed.failures, notes=[*parsed.notes, *getattr(finder, "warnings", [])],
     )

@@ -201,3 +201,44 @@ def test_real_codification_checks(shared_root: Path):
     checks = codification_checks(_body(path.read_text(encoding="utf-8").splitlines()),
                                  build_graph([path], "vi-check", "generic"))
     assert [c.name for c in checks if not c.ok] == []
+
+
+GLUED = """# Bảo hiểm y tế
+
+Điều 2.2.TT.19.4. Đóng bảo hiểm y tế
+
+(Điều 4 Thông tư số 30/2020/TT-BYT, có hiệu lực thi hành kể từ ngày 01/03/2021)
+
+2. Việc giảm trừ mức đóng thực hiện theo quy định của pháp luật bảo hiểm y tế hiện hành.Điều 2.2.LQ.13. Mức đóng và trách nhiệm đóng bảo hiểm y tế
+
+(Điều 13 Luật số 25/2008/QH12, có hiệu lực thi hành kể từ ngày 01/07/2009)
+
+1. Mức đóng và trách nhiệm đóng bảo hiểm y tế được quy định như sau:
+
+Điều 2.2.TT.17.3. Chuyển thực hiện dịch vụ cận lâm sàng
+
+(Điều 3 Thông tư số 09/2019/TT-BYT, có hiệu lực thi hành kể từ ngày 01/08/2019, có nội dung bị bãi bỏ bởi Điều 12 Thông tư số 30/2020/TT-BYT có hiệu lực thi hành kể từ ngày 01/03/2021)
+
+***(Được bãi bỏ)***
+
+Điều 2.2.TT.19.8. Hướng dẫn thực hiện
+
+(Điều 8 Thông tư số 30/2020/TT-BYT, có hiệu lực thi hành kể từ ngày 01/03/2021)
+
+3. ***Được bãi bỏ***
+
+(Điều này có nội dung liên quan đến Điều 2.2.LQ.12. Đối tượng tham gia bảo hiểm y tế; Điều 2.2.LQ.13. Mức đóng)
+"""
+
+
+def test_glued_headings_and_article_wide_repeals(tmp_path: Path) -> None:
+    (tmp_path / "topic.md").write_text(GLUED, encoding="utf-8")
+    graph = build_graph([tmp_path / "topic.md"], "t", "generic")
+    units = {u.label.split("Điều ")[-1]: u for u in graph.documents[0].units if u.type is UnitType.ARTICLE}
+    # A heading stuck to the paragraph before it starts its own article; a cross-link list stays one note.
+    assert sorted(units) == ["2.2.LQ.13", "2.2.TT.17.3", "2.2.TT.19.4", "2.2.TT.19.8"]
+    assert units["2.2.LQ.13"].metadata["source_provision"] == "Điều 13 Luật số 25/2008/QH12"
+    assert units["2.2.TT.17.3"].metadata.get("status") == "repealed"
+    assert units["2.2.TT.19.8"].metadata.get("status") != "repealed"
+    clause = next(u for u in graph.documents[0].units if u.parent_id == units["2.2.TT.19.8"].id)
+    assert clause.metadata.get("status") == "repealed"

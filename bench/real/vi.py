@@ -27,6 +27,10 @@ _RAW_AMENDING_ACT = re.compile(r"bởi (?:Điều|Khoản|Điểm)[^()]*? số (
 _RAW_REPEALED = re.compile(r"^(?:[a-zđ]\)|\d+\.)\s*[*(]*\s*(?:đã\s)?(?:được|bị) bãi bỏ\s*[*)]*\.?\s*$", re.I)
 _RAW_RELATED = re.compile(r"^\(Điều này có nội dung liên quan đến (.*)\)\s*$")
 _RAW_CODIFIED = re.compile(r"Điều (\d+\.\d+\.\w+\.[\w.]*\w)")
+# A heading anywhere on a line: at its start, or stuck to the paragraph before it ("… hiện hành.Điều 2.2.LQ.13. …").
+_RAW_ANY_HEADING = re.compile(r"(?:^|(?<=\S))Điều (\d+\.\d+\.[A-ZĐ]+\.[0-9a-zđ.]*[0-9a-zđ])\.(?:\s|$)")
+_RAW_MARK = re.compile(r"(?:(?P<label>[a-zđ]\)|\d+\.)\s*)?\(?\s*(?:đã\s)?(?:được|bị) bãi bỏ\s*\)?\.?", re.I)
+_RAW_REPEALED_BY = re.compile(r"bị bãi bỏ bởi (?:Điều|Khoản|Điểm)[^()]*? số (\S+?)[\s,)]")
 
 
 def run(settings: Settings) -> list[Check]:
@@ -50,14 +54,14 @@ def codification_checks(body: list[str], graph: CorpusGraph) -> list[Check]:
     units = [u for d in graph.documents for u in d.units]
     articles = [u for u in units if u.type == "article"]
     by_label = {u.label: u for u in articles}
-    headings = [m.group(1) for m in map(_RAW_HEADING.match, body) if m]
+    headings = [code for line in body for code in _RAW_ANY_HEADING.findall(line)]
     distinct = len({u.label for u in articles})
     # Each amending note belongs to the last article heading above it.
     notes, current = [], None
     for line in body:
-        head = _RAW_HEADING.match(line)
-        if head:
-            current = head.group(1)
+        heads = _RAW_ANY_HEADING.findall(line)
+        if heads:
+            current = heads[-1]
         elif _RAW_AMENDING_NOTE.match(line) and current:
             notes.append((current, _RAW_AMENDING_ACT.findall(line)))
     notes = [(num, acts) for num, acts in notes if acts]
@@ -79,6 +83,7 @@ def codification_checks(body: list[str], graph: CorpusGraph) -> list[Check]:
     from_articles = [e for e in edges if e.source in art_ids]
     resolved = sum(1 for e in from_articles if e.resolution != "external")
     return [
+        _articles_found(body, units), _repeal_marks(body, units, articles),
         Check(area=AREA, name="phapdien articles parsed / codified headings", value=f"{len(articles)}/{len(headings)}",
               target="all", ok=len(articles) == len(headings)),
         Check(area=AREA, name="phapdien distinct article labels", value=round(distinct / max(1, len(headings)), 4),
@@ -92,6 +97,64 @@ def codification_checks(body: list[str], graph: CorpusGraph) -> list[Check]:
               target="all", ok=bool(cited) and len(from_articles) >= len(cited),
               detail={"inside_topic_resolved": resolved}),
     ]
+
+
+def _articles_found(body: list[str], units: list) -> Check:
+    """Every distinct codified article of the text is an article unit carrying its body (its own lines under the
+    heading, or clauses), not only a heading. The export gives two articles one code once (2.2.TT.15.3): both count."""
+    codes = {code for line in body for code in _RAW_ANY_HEADING.findall(line)}
+    parents = {u.parent_id for u in units}
+    by_code: dict[str, list] = {}
+    for unit in units:
+        if unit.type == "article":
+            by_code.setdefault(unit.label.rsplit("Điều ", 1)[-1], []).append(unit)
+    found = [c for c in codes if by_code.get(c) and all(len(u.text.splitlines()) > 1 or u.id in parents for u in by_code[c])]
+    missing = sorted(codes - set(found))
+    return Check(area=AREA, name="phapdien articles found / distinct article codes", value=round(len(found) / max(1, len(codes)), 4),
+                 target=">= 0.99", ok=len(found) >= 0.99 * len(codes),
+                 detail={"found": len(found), "codes": len(codes), "missing": missing[:20]})
+
+
+def _repeal_marks(body: list[str], units: list, articles: list) -> Check:
+    """A "(được bãi bỏ)" mark repeals its unit (a clause, or the article whose whole body it is); a note's
+    "bị bãi bỏ bởi …" is a repeal event of its article by that act."""
+    by_code = {u.label.rsplit("Điều ", 1)[-1]: u for u in articles}
+    children: dict[str, list] = {}
+    by_id = {u.id: u for u in units}
+    for unit in units:
+        node = unit
+        while node is not None and node.type != "article":
+            node = by_id.get(node.parent_id or "")
+        if node is not None and node is not unit:
+            children.setdefault(node.id, []).append(unit)
+    total = good = 0
+    misses: list[str] = []
+    article = None
+    for line in body:
+        heads = _RAW_ANY_HEADING.findall(line)
+        if heads:
+            article = by_code.get(heads[-1])
+            continue
+        plain = line.replace("*", "").strip()
+        mark = _RAW_MARK.fullmatch(plain)
+        acts = _RAW_REPEALED_BY.findall(line)
+        if article is None or not (mark or acts):
+            continue
+        total += 1
+        if mark and mark.group("label"):
+            hit = any(u.metadata.get("status") == "repealed" and _norm(u.text.splitlines()[0]) == _norm(plain)
+                      for u in children.get(article.id, []))
+        elif mark:
+            hit = article.metadata.get("status") == "repealed"
+        else:
+            history = json.loads(article.metadata.get("amendment_history", "[]"))
+            hit = all(any("repealed" in h.get("kinds", []) and act.rstrip(".") in h.get("act", "") for h in history) for act in acts)
+        good += hit
+        if not hit and len(misses) < 10:
+            misses.append(f"{article.label}: {plain[:60]}")
+    return Check(area=AREA, name="phapdien repeal marks ((được bãi bỏ) / bị bãi bỏ bởi) → repealed status or event",
+                 value=round(good / max(1, total), 4), target=">= 0.95", ok=total > 0 and good >= 0.95 * total,
+                 detail={"marks": total, "set": good, "misses": misses})
 
 
 def retrieval_checks() -> list[Check]:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
-from core.current_law import NEW_TEXT, CurrentLaw, Incoming, amending_date, read
+from core.current_law import NEW_TEXT, CurrentLaw, Incoming, amending_date, instruction_wording, read
 from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
 
 Direction = Literal["out", "in", "both"]
@@ -205,7 +205,7 @@ def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | Non
         "MATCH (u:Unit {id: $id}) "
         "OPTIONAL MATCH (s:Unit)-[r:AMENDS|REPLACES]->(u) "
         "OPTIONAL MATCH (d:Unit {id: s.document_id}) "
-        "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, "
+        "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, u.text AS text, "
         "collect(CASE WHEN s IS NULL THEN NULL ELSE {source: s.id, label: s.label, type: type(r), action: r.action, "
         "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming",
         id=unit_id, database_=database, routing_=RoutingControl.READ,
@@ -213,11 +213,14 @@ def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | Non
     if not records:
         return None
     row = records[0]
-    incoming = [Incoming(source_id=i["source"], source_label=i["label"] or "", type=i["type"], action=i["action"],
-                         resolution=i["resolution"] or "exact", date=amending_date(_metadata(i["own"]), _metadata(i["doc"])), same_document=bool(i["same"]))
-                for i in row["incoming"]]
+    incoming = []
+    for i in row["incoming"]:
+        new_text, words = instruction_wording(_metadata(i["own"]), row["label"] or "")
+        incoming.append(Incoming(source_id=i["source"], source_label=i["label"] or "", type=i["type"], action=i["action"],
+                                 resolution=i["resolution"] or "exact", date=amending_date(_metadata(i["own"]), _metadata(i["doc"])),
+                                 same_document=bool(i["same"]), new_text=new_text, words=words))
     return read(unit_id, row["label"] or "", row["status"] or "in_force", _metadata(row["metadata"]), incoming,
-                current_version(driver, database, unit_id))
+                current_version(driver, database, unit_id), row["text"] or "")
 
 
 def _metadata(stored: str | None) -> dict[str, str]:

@@ -53,6 +53,11 @@ class EuCitationFinder:
                     if key.startswith("gen-name:"):
                         self._by_name.setdefault(key, slug)
 
+    @property
+    def warnings(self) -> list[str]:
+        """What the finder for the other documents kept in a weaker form (ingest.graph reports it)."""
+        return list(getattr(self._fallback, "warnings", []))
+
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
         head = document.units[0] if document.units else None
         if head is None or head.metadata.get("tradition") != TRADITION:

@@ -19,6 +19,7 @@ from ingest.citations.classify import classify_citation
 from ingest.citations.generic_ko import KoreanCitationFinder
 from ingest.citations.generic_ko_patterns import HANGUL
 from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
+from ingest.citations.generic_vi import AmendingInstructions
 from ingest.models import Mention
 from ingest.parsers.generic.keys import (
     Segment,
@@ -66,7 +67,9 @@ class GenericCitationFinder:
         self._slug_of: dict[str, str] = {}
         self._paths: dict[str, list[Segment]] = {}
         self._sources: dict[str, str] = {}
-        for document in documents:
+        # A document named by its own number block ("Số: 112/2021/NĐ-CP") claims that name before one that only
+        # mentions the number (a README's table, a text quoting the act): first claimant wins.
+        for document in sorted(documents, key=lambda d: bool(d.units) and d.units[0].metadata.get("number_from") != "number block"):
             slug = _slug(document)
             self._slug_of[document.id] = slug
             for unit in document.units:
@@ -77,6 +80,13 @@ class GenericCitationFinder:
                 self._paths[unit.id] = path_of_key(own) if own else []
             self._sources.update(_codified_sources(document))
         self._korean = KoreanCitationFinder(documents, self._named)
+        self._amending = AmendingInstructions(documents, _slug)
+        self._vietnamese = {d.id for d in documents if d.units and d.units[0].metadata.get("grammar") == "vi"}
+
+    @property
+    def warnings(self) -> list[str]:
+        """Instructions kept as references because their target does not exist (for the ingest report)."""
+        return self._amending.warnings
 
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
         slug = self._slug_of.get(document.id) or _slug(document)
@@ -97,10 +107,26 @@ class GenericCitationFinder:
         if document.units and document.units[0].metadata.get("doc_type") == "codification":
             for mention in mentions:
                 _type_codified(unit.text, mention)
+        elif document.id in self._vietnamese:
+            mentions = self._vietnamese_mentions(unit, mentions)
         if HANGUL.search(unit.text):
             mentions += self._korean.find(unit, document, slug, path)
             mentions.sort(key=lambda m: m.start)
         return mentions
+
+    def _vietnamese_mentions(self, unit: LegalUnit, mentions: list[Mention]) -> list[Mention]:
+        """An instruction's targets are read by the amending grammar (its words name the amended act's
+        provisions, not this document's); elsewhere near words never make an amendment: a Vietnamese text
+        amends only by instruction (a title, a legal basis or a VBHN footnote restates one)."""
+        spans = self._amending.spans(unit.id)
+        kept = [m for m in mentions if not any(a <= m.start < b for a, b in spans)]
+        for mention in kept:
+            if not mention.typed:
+                cued = classify_citation(unit.text, mention.start, mention.end)
+                mention.edge_type = EdgeType.REFERENCES if cued in (EdgeType.AMENDS, EdgeType.REPLACES) else cued
+                mention.typed = True
+        found = [*kept, *self._amending.mentions(unit, self._named, unit.label), *self._amending.footnote_mentions(unit, self._named)]
+        return sorted(found, key=lambda m: m.start)
 
     # Documents -----------------------------------------------------------------------------------
 

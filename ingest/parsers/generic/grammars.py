@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from core.domain import LegalUnit, UnitType
-from ingest.parsers.generic import korean, vi_codification
+from ingest.parsers.generic import korean, vi_codification, vi_gazette
 from ingest.parsers.generic.vi_codification import CODIFIED_ARTICLE
 
 
@@ -39,6 +39,9 @@ class Level:
     distinctive: bool = True
     # The number sequence this level counts in, to tell "(i)" the letter from "(i)" the roman numeral.
     sequence: str = "arabic"
+    # An annex or a form: what follows it (a contract template's own "Điều 1", a form's "6. Vốn điều lệ")
+    # is its content, not the document's articles, until the next annex or form.
+    appendix: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,14 @@ class Grammar:
     # Amending texts quote whole provisions after "replaced by the following:"; quoted lines are
     # words of the amended act, never headings of this one (see quotes.py).
     quotations: bool = False
+    # Says whether a worded heading may start on this line given the line before it: a line that starts
+    # with "Điều 16," only because the sentence above wrapped is not a heading.
+    may_open: Callable[[str, str], bool] | None = None
+    # The words an amending item starts with ("Sửa đổi …", "Bãi bỏ …"): such an item continuing this
+    # document's numbering ends a quotation its publisher left open.
+    instruction: re.Pattern[str] | None = None
+    # A line (other than one ending in ':') after which a quotation opens: an amending item.
+    introduces_quote: Callable[[str], bool] | None = None
 
 
 def _line(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -119,8 +130,20 @@ VIETNAMESE = Grammar(
         Level("point", 5, UnitType.POINT, "pt",
               (_line(r"(?P<num>[a-zđ])\)\s*(?P<rest>[^\n]{0,100000})"),),
               "Điểm {num}", " điểm {num}", Scope.PARENT, distinctive=False, sequence="alpha"),
+        # "Phụ lục I", "PHỤ LỤC 02: …", "Mẫu số 01", "Mẫu số 01. Mẫu Giấy phép": alone on their line or with a
+        # title after a mark; "Phụ lục I ban hành kèm theo …" is a sentence that wrapped.
+        Level("annex", 0, UnitType.ANNEX, "annex",
+              (_line(rf"(?:PHỤ\s+LỤC|Phụ\s+lục)(?:\s+(?:số\s+)?(?P<num>{_ROMAN}|\d{{1,3}}[a-z]?))?{_VI_TAIL}"),),
+              "Phụ lục {num}", appendix=True),
+        Level("form", 1, UnitType.ANNEX, "form",
+              (_line(rf"(?:Mẫu|MẪU)\s+(?:số|SỐ)\s+(?P<num>\d{{1,3}}[a-zđ]?(?:/[\w\-]{{1,20}})?){_VI_TAIL}"),),
+              "Mẫu số {num}", " Mẫu số {num}", Scope.PARENT, appendix=True),
     ),
     annotate=vi_codification.annotate,
+    quotations=True,
+    may_open=vi_gazette.may_open_heading,
+    instruction=vi_gazette.INSTRUCTION_START,
+    introduces_quote=vi_gazette.introduces_quote,
 )
 
 # Korean statutes: 편 > 장 > 절 > 조 "제5조(목적)" > 항 ①② > 호 "1." > 목 "가.".

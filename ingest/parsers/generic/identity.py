@@ -32,6 +32,10 @@ VI_TYPE_CODES: dict[str, tuple[str, str]] = {
 }
 # The first provision heading ends the header: "Điều 1.", "Article 1", "제1조".
 PROVISION_HEADING = re.compile(r"(?:Điều|Article|ARTICLE|Section|SECTION|§)\s{0,3}\d|제\s?\d{1,4}\s?조")
+# "Số: 95/2025/TT-BTC" at the start of a line: the number block, not a sentence citing a number.
+_OWN_NUMBER_LINE = re.compile(r"\s{0,12}Số\s{0,2}:\s{0,3}\d{1,5}/\d{4}/[A-ZĐ]")
+# Words before an act's number that make it the act acted on: "sửa đổi, bổ sung một số điều của", "bãi bỏ".
+_AMENDED_ACT = re.compile(r"(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế|hướng\s+dẫn|của)[^.;]{0,120}$", re.I)
 _VI_CODE = re.compile(r"/(?P<code>[A-ZĐ]{2})(?:-|\d|$)")
 # A title line that names a statute: "Data Protection Act 2021", "개인정보 보호법 시행령".
 EN_TITLE = re.compile(r"(?:The\s)?(?P<title>(?:[A-Z][\w'’()\-]{0,30}\s){0,10}(?:Act|Regulations|Rules|Code|Ordinance|Law)(?:\s\d{4})?)")
@@ -81,7 +85,7 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
     head = [line.strip() for line in lines if line.strip()][:_HEAD_LINES]
     title = title_hint or (head[0] if head else stem)
     identity = Identity(title=title[:300], short_name=stem)
-    _numbered(identity, head, language)
+    _numbered(identity, head, language, lines)
     if not title_hint and "number" in identity.metadata:
         # Headers put the issuing body first ("MINISTRY OF HEALTH"); the instrument is the better title.
         identity.title = title = identity.short_name
@@ -94,22 +98,30 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
     return identity
 
 
-def _numbered(identity: Identity, head: list[str], language: str) -> None:
+def _numbered(identity: Identity, head: list[str], language: str, lines: list[str] | None = None) -> None:
     # A line in brackets cites another act ("(Điều 1 Luật số 25/2008/QH12 …)"), and so do the articles;
     # only the header before the first provision names this one.
     end = next((n for n, line in enumerate(head) if PROVISION_HEADING.match(line)), len(head))
     head = [line for line in head[:end] if not line.startswith("(")]
-    # A Vietnamese header's "Số: 146/2018/NĐ-CP" is the document's own number by the drafting rules.
-    for line in head:
+    # A Vietnamese header's "Số: 146/2018/NĐ-CP" is the document's own number by the drafting rules; a gazette
+    # page may print that block after the text has begun, so a "Số:" line anywhere is read before any act a
+    # title names ("Sửa đổi … của Thông tư số 44/2022/TT-BTC" names the act it amends, not this one).
+    own = [line for line in (lines or []) if _OWN_NUMBER_LINE.match(line)] if language == "vi" else []
+    for line in [*own[:1], *head]:
         match = VI_NUMBER_LINE.search(line)
+        if match and language == "vi" and _AMENDED_ACT.search(line[: match.start()]):
+            continue
         if match:
             number = match.group("number")
             code = _VI_CODE.search(number)
             kind, word = VI_TYPE_CODES.get(code.group("code"), (None, "")) if code else (None, "")
             _add_number(identity, kind, word, number, language)
+            identity.metadata["number_from"] = "number block"
             return
     for line in head:
         match = NUMBERED_INSTRUMENT.search(line)
+        if match and language == "vi" and _AMENDED_ACT.search(line[: match.start()]):
+            continue
         if match:
             kind, number = doc_type(match.group("type")), match.group("number")
             _add_number(identity, kind, match.group("type"), number, language)

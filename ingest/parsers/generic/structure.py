@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.analyzers.script import detect_language
 from core.domain import Document, LegalUnit, UnitType
-from ingest.parsers.generic import eu, vi_codification
+from ingest.parsers.generic import eu, vi_codification, vi_consolidated, vi_gazette
 from ingest.parsers.generic.definitions import mark_definitions
 from ingest.parsers.generic.grammars import (
     BRANCH,
@@ -83,7 +83,9 @@ def grammar_code(format_name: str) -> str | None:
 def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: str | None) -> tuple[Document, list[str]]:
     """One file's lines → its Document; notes say when no heading structure was found."""
     lines = vi_codification.body_lines(lines, lambda line: line.heading)
-    texts, history = split_notes([line.text for line in lines])
+    raw = [line.text for line in lines]
+    raw, footnotes = vi_consolidated.split_footnotes(vi_gazette.strip_furniture(raw))
+    texts, history = split_notes(raw)
     grammar = None if mode == PARAGRAPHS else (GRAMMARS[mode] if mode else detect_grammar(texts))
     language = grammar.code if grammar else _script_language(texts)
     title_hint = next((line.text.strip() for line in lines if line.heading == 0 and line.text.strip()), None)
@@ -96,6 +98,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         identity.names, identity.keys = [identity.title], [title_name_key(identity.title)]
         identity.metadata.pop("number", None)
         identity.metadata["doc_type"] = "codification"
+        texts = vi_codification.split_glued_headings(texts)
     doc_id = f"{corpus}/{slug}"
     # An EU act (OJ layout) is English drafting plus its own front matter and annexes.
     front = eu.split_front(texts) if grammar is ENGLISH and eu.is_eu_act(texts) else None
@@ -103,14 +106,15 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         grammar = eu.EU_GRAMMAR
         eu.identify_eu(texts, identity)
     body = front.body if front is not None else texts
-    units = _heading_units(body, grammar, corpus, doc_id, slug, identity) if grammar else None
+    notes: list[str] = []
+    units = _heading_units(body, grammar, corpus, doc_id, slug, identity, notes) if grammar else None
+    notes = [f"{path}: {note}" for note in notes]
     if units is not None and front is not None:
         units[0].text = "\n".join([*front.head, units[0].text]).strip()
         units[1:1] = eu.front_units(front, corpus, doc_id, slug, identity)
         eu.title_from_second_line(units)
         for order, unit in enumerate(units):
             unit.order = order
-    notes: list[str] = []
     used = grammar.code if grammar else PARAGRAPHS
     if units is None:
         used = PARAGRAPHS
@@ -123,6 +127,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
     if used == ENGLISH.code:
         mark_definitions(units)
     attach_notes(units, history)
+    vi_consolidated.attach(units, footnotes)
     if identity.metadata.get("authority_tier", "").isdigit():
         for unit in units:
             unit.tier = int(identity.metadata["authority_tier"])
@@ -133,7 +138,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
 def _codified_only(grammar: Grammar) -> Grammar:
     """In a codification every article has a codified number; a plain "Điều 36." line is quoted text."""
     levels = tuple(replace(level, patterns=(vi_codification.CODIFIED_ARTICLE,)) if level.name == "article" else level
-                   for level in grammar.levels)
+                   for level in grammar.levels if not level.appendix)
     return replace(grammar, levels=levels)
 
 
@@ -211,19 +216,35 @@ def _previous(num: str, sequence: str) -> str | None:
     return ""
 
 
-def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str, slug: str, identity: Identity) -> list[LegalUnit] | None:
+def _may_start(heading: Heading, grammar: Grammar, stack: list[_Node], previous: str, text: str) -> bool:
+    """Inside an annex or a form only another annex or form starts; a worded heading only where one can."""
+    if any(n.level is not None and n.level.appendix for n in stack) and not heading.level.appendix:
+        return False
+    return not (heading.level.distinctive and grammar.may_open is not None and not grammar.may_open(previous, text))
+
+
+def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str, slug: str, identity: Identity,
+                   notes: list[str]) -> list[LegalUnit] | None:
     root = _Node(None, "", doc_id, [], "", None)
     nodes = [root]
     stack = [root]
     taken_ids = {doc_id}
-    quotes = QuoteTracker() if grammar.quotations else None
+    quotes = QuoteTracker(grammar.introduces_quote) if grammar.quotations else None
+    previous = ""
     for text in texts:
         heading = match_heading(text, grammar, stack)
+        if heading is not None and not _may_start(heading, grammar, stack, previous, text):
+            heading = None
+        previous = text.strip() or previous
         if quotes is not None and quotes.quoted(text):
-            # An unclosed quotation ends where this document's own numbering goes on.
-            if heading is None or heading.level.scope is not Scope.FRESH or _continuity(heading, stack) != 2:
+            # An unclosed quotation ends where this document's own numbering goes on (an article, or an
+            # item that starts with an amending verb).
+            if heading is None or _continuity(heading, stack) != 2 or not (
+                    heading.level.scope is Scope.FRESH or grammar.instruction is not None and grammar.instruction.match(heading.rest)):
                 stack[-1].lines.append(text)
                 continue
+            notes.append(f"unbalanced quotation marks: the quotation opened at line “{quotes.opened_at[:80]}” is not "
+                         f"closed; it was ended before “{text.strip()[:80]}”")
             quotes.close()
         if heading is None:
             stack[-1].lines.append(text)
@@ -245,8 +266,26 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             heading = inline
     if len(nodes) == 1:
         return None
-    return [_document_unit(root, corpus, slug, identity),
-            *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
+    units = [_document_unit(root, corpus, slug, identity),
+             *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
+    _appendix_keys_to_bodies(units, {n.id for n in nodes if n.level is not None and n.level.appendix})
+    return units
+
+
+def _appendix_keys_to_bodies(units: list[LegalUnit], appendix_ids: set[str]) -> None:
+    """An annex lists its forms ("Mẫu số 01 / Giấy phép …") before it prints them: of the units one key
+    names, the form itself (the longest) answers to it, the list entry keeps no key."""
+    by_key: dict[str, list[LegalUnit]] = {}
+    for unit in units:
+        if unit.id in appendix_ids:
+            for key in unit.keys:
+                by_key.setdefault(key, []).append(unit)
+    for key, claimants in by_key.items():
+        if len(claimants) > 1:
+            body = max(claimants, key=lambda u: len(u.text))
+            for unit in claimants:
+                if unit is not body:
+                    unit.keys = [k for k in unit.keys if k != key]
 
 
 def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:

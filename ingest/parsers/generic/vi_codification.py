@@ -46,6 +46,7 @@ _VERB_KINDS = (("sửa đổi", "amended"), ("bổ sung", "supplemented"), ("bã
 RELATED_NOTE = re.compile(r"\(\s{0,3}(?:Điều|Chương|Mục|Phần)\s+này\s+có\s+nội\s+dung\s+liên\s+quan\s+đến\s[^\n]{1,20000}\)\s*")
 # The whole body of a unit that was repealed: "(được bãi bỏ)", "Được bãi bỏ", "(đã bị bãi bỏ)."
 REPEALED_BODY = re.compile(r"\(?\s{0,3}(?:đã\s+)?(?:được|bị)\s+bãi\s+bỏ\s{0,3}\)?\s*\.?\s*", re.I)
+_EMPHASIS = re.compile(r"[*_]{1,3}")  # Markdown bold / italic around a mark
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,19 @@ class Amendment:
     by: str  # the amending provision, as written: "Điều 5 Nghị định số 155/2018/NĐ-CP"
     by_number: str  # its act's number
     effective_date: str | None
+
+
+# A heading the export glued to the end of the previous paragraph: "… hiện hành.Điều 2.2.LQ.13. Mức đóng …".
+_GLUED_HEADING = re.compile(rf"(?<=\S)(?=Điều\s{{1,3}}{CODIFIED_NUMBER}\.\s)")
+
+
+def split_glued_headings(texts: list[str]) -> list[str]:
+    """Each codified heading on a line of its own. Only a heading stuck to the character before it is split
+    off: a cross-link note lists codified articles after "; " and stays one line."""
+    out: list[str] = []
+    for text in texts:
+        out.extend(_GLUED_HEADING.split(text) if "Điều" in text else [text])
+    return out
 
 
 def is_codification(texts: list[str]) -> bool:
@@ -175,9 +189,15 @@ def _ancestor(unit: LegalUnit, by_id: dict[str, LegalUnit], kind: UnitType) -> L
 
 
 def _repealed(unit: LegalUnit) -> bool:
-    """The unit's first line, after its number ("c)", "3.", "Điều 5."), says only that it was repealed."""
-    first = unit.text.strip().splitlines()[0] if unit.text.strip() else ""
-    body = re.sub(r"^(?:Điều\s+[\w.]{1,30}\.?|\d{1,3}\.|[a-zđ]\))\s*", "", first)
+    """The unit's words, after its number ("c)", "3.") and its notes, say only that it was repealed: "c) (được
+    bãi bỏ)", "3. ***Được bãi bỏ***", or an article whose only body line under its heading is "(Được bãi bỏ)"."""
+    lines = [line.strip() for line in unit.text.strip().splitlines() if line.strip()]
+    if unit.type is UnitType.ARTICLE:
+        lines = [line for line in lines[1:] if not (PROVENANCE.fullmatch(line) or RELATED_NOTE.fullmatch(line))]
+        if len(lines) != 1:
+            return False
+    first = _EMPHASIS.sub("", lines[0]) if lines else ""
+    body = re.sub(r"^(?:\d{1,3}\.|[a-zđ]\))\s*", "", first)
     return bool(body) and REPEALED_BODY.fullmatch(body) is not None
 
 

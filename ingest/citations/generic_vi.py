@@ -1,0 +1,150 @@
+"""Vietnamese amending documents inside the generic finder: instructions (vi_amendments.py) → typed Mentions.
+
+Each named target becomes one AMENDS / REPLACES mention from the amending item to the target provision of
+the amended act (an External named by act and provision when that act is not ingested). An instruction
+whose target the ingested act does not have keeps a REFERENCES mention with its raw words, and a warning
+for the ingest report. The instructions are also recorded on their unit (metadata "instructions": action,
+act, targets, replaced words, the quoted new text), so the new wording travels with the amending provision.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from core.domain import Document, EdgeType, LegalUnit, UnitType
+from ingest.citations.generic_refs import Ref, Target, ref_keys
+from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, provision_paths, read_unit
+from ingest.models import Mention
+from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, unit_key
+
+_WORDS = {"pt": "điểm", "cl": "khoản", "art": "Điều", "sec": "Mục", "ch": "Chương", "annex": "Phụ lục", "form": "Mẫu số"}
+
+
+def provision_label(path: tuple[Segment, ...]) -> str:
+    """(("art","7"),("cl","2")) → "khoản 2 Điều 7", the way the instruction writes it."""
+    return " ".join(f"{_WORDS.get(k, k)} {v}" for k, v in reversed(path))
+
+
+def _edge(instruction: Instruction) -> tuple[EdgeType, str]:
+    action, part = instruction.action, instruction.part
+    if action is Action.REPEAL and part in ("words", "title"):
+        return EdgeType.AMENDS, f"{part} repealed"
+    if action is Action.REPEAL:
+        return EdgeType.REPLACES, "repealed"
+    if action is Action.REPLACE:
+        return EdgeType.REPLACES, "replaced"
+    if action is Action.REPLACE_WORDS:
+        return EdgeType.AMENDS, "words replaced"
+    if action is Action.ADD:
+        return EdgeType.AMENDS, "inserted"
+    # "Sửa đổi … như sau: “…”" gives the provision's whole new wording.
+    return EdgeType.AMENDS, "replaced" if instruction.new_text and part is None else "amended"
+
+
+class AmendingInstructions:
+    """Reads every Vietnamese (non-codified) document's instructions once, for the finder to emit."""
+
+    def __init__(self, documents: list[Document], slug_of: Callable[[Document], str]) -> None:
+        self.by_unit: dict[str, list[Instruction]] = {}
+        self.keys: dict[str, str] = {}
+        for document in documents:
+            for unit in document.units:
+                for key in unit.keys:
+                    self.keys.setdefault(key, unit.id)
+        self.warnings: list[str] = []
+        for document in documents:
+            root = document.units[0] if document.units else None
+            if root is None or root.metadata.get("grammar") != "vi" or root.metadata.get("doc_type") == "codification":
+                continue
+            self._read(document, root)
+
+    def _read(self, document: Document, root: LegalUnit) -> None:
+        number = root.metadata.get("number")
+        own = ActRef("", number) if number else None
+        doc_act = document_context(root)
+        if doc_act is not None and own is not None and doc_act.number == own.number:
+            doc_act = None
+        contexts: dict[str, Context] = {root.id: Context(act=doc_act)}
+        for unit in document.units[1:]:
+            above = contexts.get(unit.parent_id or "", Context())
+            # An article starts afresh from the act its chapter names ("Chương I. SỬA ĐỔI … CỦA NGHỊ ĐỊNH SỐ 87/2009/NĐ-CP"
+            # in a decree that amends several), else the act the title names.
+            inherited = Context(act=above.act or doc_act) if unit.type is UnitType.ARTICLE else above
+            reading = read_unit(unit, inherited, own)
+            contexts[unit.id] = reading.context
+            found = [i for i in reading.instructions if i.act is not None and (i.targets or not i.umbrella)]
+            if found:
+                self.by_unit[unit.id] = found
+                # Recorded on the amending item: its quoted new text belongs to the targets, not to its own structure.
+                unit.metadata["instructions"] = json.dumps([_record(i) for i in found], ensure_ascii=False)
+
+    def mentions(self, unit: LegalUnit, named: Callable[[list[str]], Target], label: str) -> list[Mention]:
+        out: list[Mention] = []
+        for instruction in self.by_unit.get(unit.id, []):
+            act = instruction.act
+            assert act is not None
+            target = named(number_name_keys(doc_type(act.dtype), act.number))
+            edge_type, action = _edge(instruction)
+            if not instruction.targets and not instruction.umbrella:
+                self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names a provision whose article "
+                                     "is not written and not given by the item above it; no edge")
+            for path in instruction.targets:
+                keys = ref_keys(Ref(target, (path,)))
+                name = f"{act.name()}, {provision_label(path)}" if path else act.name()
+                typed_as: EdgeType = edge_type
+                typed_action: str | None = action
+                if target.slug is not None and path and unit_key(target.slug, path) not in self.keys:
+                    typed_as, typed_action = EdgeType.REFERENCES, None
+                    self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names {provision_label(path)} of "
+                                         f"{act.name()}, which has no such provision; kept as a reference, not an amendment")
+                out.append(Mention(source_id=unit.id, text=instruction.raw, start=instruction.start, end=instruction.end,
+                                   keys=keys, edge_type=typed_as, typed=True, name=name, action=typed_action))
+        return out
+
+    def footnote_mentions(self, unit: LegalUnit, named: Callable[[list[str]], Target]) -> list[Mention]:
+        """A consolidated unit's footnote names the provision that amended it ("khoản 1 Điều 8 Thông tư số
+        50/2017/TT-BYT"): when that act is ingested, the same AMENDS its own instruction makes, from the amending
+        provision to this unit (the footnote itself is history, never an edge from here)."""
+        out: list[Mention] = []
+        for record in footnote_records(unit):
+            target = named(number_name_keys(None, record["act"]))
+            if target.slug is None:
+                continue
+            path = provision_path(record["by"])
+            source = next((self.keys[k] for k in ref_keys(Ref(target, (path,))) if k in self.keys), None) if path else None
+            if source is None:
+                continue
+            action = {"amended": "amended", "inserted": "inserted", "repealed": "repealed", "replaced": "replaced"}[record["action"]]
+            out.append(Mention(source_id=source, text=record["by"], start=0, end=0, keys=[f"unit:{unit.id}"],
+                               edge_type=EdgeType.REPLACES if action in ("repealed", "replaced") else EdgeType.AMENDS,
+                               typed=True, action=action))
+        return out
+
+    def spans(self, unit_id: str) -> list[tuple[int, int]]:
+        return [(i.start, i.end) for i in self.by_unit.get(unit_id, [])]
+
+
+def footnote_records(unit: LegalUnit) -> list[dict[str, str]]:
+    """The unit's consolidated-text footnote records (vi_consolidated: marker, action, by, act)."""
+    try:
+        records = json.loads(unit.metadata.get("amendment_history") or "[]")
+    except json.JSONDecodeError:
+        return []
+    return [r for r in records if isinstance(r, dict) and {"marker", "act", "by", "action"} <= r.keys()] if isinstance(records, list) else []
+
+
+def provision_path(written: str) -> tuple[Segment, ...]:
+    """"khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT" → (("art","8"),("cl","1"))."""
+    paths = provision_paths(written)
+    return paths[0] if paths else ()
+
+
+def _record(instruction: Instruction) -> dict:
+    record: dict = {"action": instruction.action.value, "act": instruction.act.name() if instruction.act else None,
+                    "targets": [provision_label(p) or "(whole act)" for p in instruction.targets]}
+    for name in ("part", "words_from", "words_to", "new_text"):
+        if getattr(instruction, name):
+            record[name] = getattr(instruction, name)
+    if instruction.new:
+        record["new"] = provision_label(instruction.new)
+    return record
