@@ -21,8 +21,9 @@ _PROVISION_START = re.compile(r"(?:§|Article\s|Section\s|Điều\s|PART\s|Subpa
 _NOTE_BODY_MAX = 30
 _CFR = re.compile(r"(?P<title>\d{1,2})\s?CFR\s(?:Part\s)?(?P<part>\d{1,4})", re.I)
 _SECTION_LABEL = re.compile(r"Section\s(?P<num>\d{1,4}\.\d{1,4}[a-z]?)")
-_CELEX = re.compile(r"(?:celex[:/])?(?P<sector>\d)(?P<year>\d{4})(?P<kind>[RLD])(?P<num>\d{4})", re.I)
+_CELEX = re.compile(r"(?:celex[:/])?(?P<sector>\d)(?P<year>\d{4})(?P<kind>[RLD])(?P<num>\d{4})(?P<corr>R\(|R%28)?", re.I)
 _EU_ACT = re.compile(r"(?P<type>REGULATION|DIRECTIVE|DECISION)\s(?:\((?P<series>EU|EC|EEC|EU,\sEuratom)\)\s)?(?:No\s)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)", re.I)
+_BASE_ACT = "B"
 _EU_KINDS = {"R": "Regulation", "L": "Directive", "D": "Decision"}
 
 
@@ -88,6 +89,8 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
         target = _unit_of(placed, units, item.before if item.kind != LineKind.MARKER else item.after)
         if item.kind == LineKind.MARKER:
             for name, act in _marker_acts(item.text, marker_acts):
+                if name == _BASE_ACT:
+                    continue  # "▼B": the words of the act as first adopted
                 _append_json(target, "amendment_history", [{"marker": name, "by": act, "note": item.text}])
                 if act and target is not None:
                     record.amended_by.append((target.id, act))
@@ -101,7 +104,7 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
     if page.title and not doc_unit.title:
         doc_unit.title = page.title
     doc_unit.metadata["source_format"] = "html"
-    _name_from_page(units, path.stem, page)
+    _name_from_page(units, path.stem, page, document.title)
     _cfr_labels(page, units)
     return document, notes, record
 
@@ -124,12 +127,13 @@ def _split_lines(lines: list[HtmlLine]):
         box = None
         if kind is LineKind.TEXT:
             text, markers = strip_inline_markers(line.text)
-            if markers and " | " in line.text and line.text.lstrip().startswith(("►", "▼")):
+            table_row = bool(markers) and " | " in line.text and line.text.lstrip().startswith(("►", "▼"))
+            if table_row:
                 # The consolidated text's table of amending acts: "►M1 | DIRECTIVE 2006/24/EC …".
                 marker_acts[markers[0]] = _act_name(line)
             if markers or text != line.text:
                 line = _restrip(line, text)
-                if markers:
+                if markers and not table_row:
                     attachments.append(_Attach(LineKind.MARKER, " ".join(f"►{m}" for m in markers) + _link_titles(line),
                                                len(kept) - 1, len(kept)))
             kept.append(line)
@@ -165,11 +169,15 @@ def _restrip(line: HtmlLine, text: str) -> HtmlLine:
     return out
 
 
+def _eu_name(match: re.Match[str]) -> str:
+    series = f" ({match['series']})" if match["series"] else ""
+    return f"{match['type'].capitalize()}{series} {match['num']}"
+
+
 def _act_name(line: HtmlLine) -> str:
     match = _EU_ACT.search(line.text)
     if match:
-        series = f" ({match['series']})" if match["series"] else ""
-        return f"{match['type'].capitalize()}{series} {match['num']}"
+        return _eu_name(match)
     for link in line.links:
         name = _celex_name(link.title or link.href)
         if name:
@@ -181,7 +189,8 @@ def _celex_name(text: str) -> str:
     match = _CELEX.search(text)
     if match is None or match["kind"].upper() not in _EU_KINDS:
         return ""
-    return f"{_EU_KINDS[match['kind'].upper()]} {match['year']}/{int(match['num'])}"
+    act = f"{_EU_KINDS[match['kind'].upper()]} {match['year']}/{int(match['num'])}"
+    return f"Corrigendum to {act}" if match["corr"] else act
 
 
 def _marker_acts(text: str, acts: dict[str, str]) -> list[tuple[str, str]]:
@@ -268,9 +277,11 @@ def _cfr_labels(page: Page, units: list[LegalUnit]) -> None:
         unit.label = f"{title} CFR {match['num']}{suffix}"
 
 
-def _name_from_page(units: list[LegalUnit], stem: str, page: Page) -> None:
+def _name_from_page(units: list[LegalUnit], stem: str, page: Page, title: str) -> None:
     """Where the text named nothing, labels fall back to the file name: the page's own name replaces it."""
-    name = (page.citations[0] if page.citations else "") or page.title[:80].strip()
+    stated = next((m for m in map(_EU_ACT.search, [u.text[:3000] for u in units[:1]]) if m), None)
+    own = title if title and title != stem else page.title
+    name = (page.citations[0] if page.citations else "") or (_eu_name(stated) if stated else "") or own[:80].strip()
     if not name or not stem:
         return
     for unit in units:

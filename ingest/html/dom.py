@@ -4,7 +4,8 @@ Furniture is recognised by what HTML says an element is (script, style, nav, for
 landmarks and roles, hidden elements), never by one site's class names. The main content is found
 by text density: from <main> (or role=main) or else <body>, descend into a child that holds nearly
 all of the remaining non-link text, and stop where a sibling that would be dropped carries a heading
-(the document's title sits beside its body on many sites) or no child dominates.
+(the document's title sits beside its body on many sites), where the siblings left behind hold more
+than a line or two of text that is not links, or where no child dominates.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ _FURNITURE_NAME = re.compile(r"(?:^|[\s_-])(?:cookie|consent|gdpr-banner|share-?
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]{0,300}\?>", re.S)
 _DOMINANT = 0.85
+_DROPPABLE = 300  # non-link characters a descent may leave behind (a date line, a tab bar)
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
@@ -127,6 +129,10 @@ def main_content(root: html.HtmlElement):
             return node
         others = [c for c in children if c is not top]
         if any(c.tag in HEADINGS or c.find(".//h1") is not None or c.find(".//h2") is not None for c in others):
+            return node
+        # What descending would drop must look like furniture: little text, or mostly links.
+        dropped = sum(words(c) for c in others)
+        if dropped > _DROPPABLE and dropped > sum(linked.get(id(c), 0) for c in others):
             return node
         node = top
 

@@ -1,8 +1,8 @@
 """The `html` corpus format: saved web pages (with any text files beside them, read as `generic`)."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from core.domain import Document
 from ingest.citations.base import CitationFinder
@@ -16,7 +16,6 @@ from ingest.parsers.generic.keys import slugify
 from ingest.parsers.generic.readers import collect_files
 
 _SLUG_MAX = 60
-_URL_TAIL = re.compile(r"[^/?#]+(?=/?(?:[?#]|$))")
 
 
 def collect_pages(paths: list[Path]) -> list[Path]:
@@ -65,7 +64,7 @@ class HtmlFormat:
 
 def _page_slug(page, path: Path) -> str:
     """Ids from what the page says it is (its citation, its URL), the file name only when it says nothing."""
-    for source in (*page.citations[:1], page.url and (_URL_TAIL.search(page.url) or [""])[0], page.title):
+    for source in (*page.citations[:1], urlsplit(page.url).path + urlsplit(page.url).query, page.title):
         slug = slugify(source or "")[:_SLUG_MAX].strip("-")
         if source and slug != "document":
             return slug

@@ -24,6 +24,7 @@ _BLOCKS = frozenset(
 HEADING_LEVEL = {"h1": 0, "h2": 1, "h3": 2, "h4": 3, "h5": 4, "h6": 5}
 # A line that is only a list marker: "(a)", "1.", "a)", "(iv)", "•", "—".
 MARKER = re.compile(r"(?:\(\s?[0-9A-Za-zđ]{1,5}\s?\)|[0-9A-Za-zđ]{1,5}[.)]|\d{1,3}(?:\.\d{1,3}){1,4}\.?|[•·▪–—-])")
+_MARKER_START = re.compile(r"\(\s?[0-9A-Za-z]{1,5}\s?\)\s")
 _FOOTNOTE_CALL = re.compile(r"[\[(]?\s?(?:\d{1,3}|[*†‡§a-z])\s?[\])]?")
 PATH_ANCHOR = "path:"
 _RUN = re.compile(r"\s{2,}|[^\S ]")  # single spaces stay as they are: nothing to map
@@ -85,6 +86,7 @@ class _Builder:
         self._calls: list[str] = []
         self._anchors: list[str] = []
         self._prefix = ""
+        self._prefix_anchors = 0
         self._heading: int | None = None
         self._cell_depth = 0
         self._table_depth = 0
@@ -109,7 +111,14 @@ class _Builder:
             return
         if MARKER.fullmatch(text) and not links and heading is None:
             self._prefix = f"{self._prefix}{text} "
+            self._prefix_anchors = len(self._anchors)
             return
+        if self._prefix and _MARKER_START.match(text):
+            # "(b)" alone, then "(1) …": a paragraph with no words of its own, not one paragraph "(b) (1) …".
+            cut = self._prefix_anchors
+            anchors, self._anchors = self._anchors[:cut], self._anchors[cut:]
+            self.lines.append(HtmlLine(text=self._prefix.strip(), anchors=anchors, in_table=self._table_depth > 0))
+            self._prefix = ""
         shift = len(self._prefix)
         line = HtmlLine(text=self._prefix + text, heading=heading, anchors=self._anchors, footnotes=self._calls,
                         in_table=self._table_depth > 0)

@@ -22,6 +22,7 @@ from ingest.models import Mention
 _ID_JUNK = re.compile(r"[^0-9a-z]+")
 _GLOSSARY = re.compile(r"defin|glossar|\bterm", re.I)
 _CITATION_WORDS = re.compile(r"\d")
+_ACT_NUMBER = re.compile(r"(?<![\d/])\d{1,4}/\d{1,4}(?!\d)")
 
 
 def _norm_id(value: str) -> str:
@@ -87,9 +88,10 @@ class LinkedFinder:
         for record in records:
             for link in record.links:
                 self._links[link.unit_id].append((link, record))
+        self._amends = _amending(records, documents)
 
     def find(self, unit: LegalUnit, document: Document) -> list[Mention]:
-        found = self._text.find(unit, document)
+        found = self._text.find(unit, document) + self._amends.get(unit.id, [])
         linked = [m for m in (self._mention(link, record) for link, record in self._links.get(unit.id, [])) if m]
         if not linked:
             return found
@@ -117,6 +119,26 @@ class LinkedFinder:
             keys=[f"unit:{target}"] if target else [], edge_type=edge, typed=edge is EdgeType.DEFINES,
             name=None if target else _external_name(link),
         )
+
+
+def _amending(records: list[PageRecord], documents: list[Document]) -> dict[str, list[Mention]]:
+    """A consolidated text's "▼M1" names the act that amended the unit below it: where that act is in the
+    corpus (found by its number among the documents' names), it AMENDS the unit."""
+    by_number: dict[str, str] = {}
+    for document in documents:
+        for name in document.names:
+            for number in _ACT_NUMBER.findall(name):
+                by_number.setdefault(number, document.id)
+    out: dict[str, list[Mention]] = defaultdict(list)
+    for record in records:
+        for unit_id, act in record.amended_by:
+            number = next(iter(_ACT_NUMBER.findall(act)), None)
+            source = by_number.get(number) if number else None
+            if source is None or source == record.doc_id:
+                continue
+            out[source].append(Mention(source_id=source, text=act, start=0, end=0, keys=[f"unit:{unit_id}"],
+                                       edge_type=EdgeType.AMENDS, typed=True, action="amended"))
+    return out
 
 
 def _external_name(link: UnitLink) -> str:

@@ -78,8 +78,9 @@ def read_page(path: Path) -> Page:
     if _ERROR_TITLE.search(page.title) and size < 2000:
         raise PageError(f"an error page ({page.title!r}); save the page again from the publisher's site")
     page.lines = content_lines(content)
-    if not page.title:
-        page.title = next((line.text for line in page.lines if line.heading == 0), "")
+    # The content's own h1 names the document; an h1 outside it is often the site's name.
+    own = next((line.text for line in page.lines if line.heading == 0), "")
+    page.title = own or page.title
     return page
 
 
@@ -108,11 +109,9 @@ def _describe(root, page: Page) -> None:
                     page.citations.append(citation)
         if len(page.citations) >= 1:
             break
-    h1 = root.find(".//h1")
-    heading = " ".join(h1.text_content().split()) if h1 is not None else ""
     head = " ".join(head_title.text_content().split()) if head_title is not None else ""
     # "L_2016119EN.01000101.xml" names a file, not the act.
-    page.title = heading or (titles[0] if titles else "") or ("" if _FILE_NAME.fullmatch(head) else head)
+    page.title = (titles[0] if titles else "") or ("" if _FILE_NAME.fullmatch(head) else head)
 
 
 def _json_field(value: str, key: str) -> str:
