@@ -141,3 +141,62 @@ def test_a_ten_megabyte_page_reads_in_bounded_time_and_memory(tmp_path: Path) ->
     assert len(read.lines) > 5000
     assert elapsed < 60
     assert peak < 6 * size  # Python-side allocations; lxml's tree is outside tracemalloc and freed on return
+
+
+CONSOLIDATED = """<html><head><title>Consolidated text</title></head><body>
+<table><tr><td><p class="arrow"><a title="32009L0136" href="./?uri=celex:32009L0136">►M1</a></p></td>
+<td><p><a title="32009L0136" href="./?uri=celex:32009L0136">DIRECTIVE 2009/136/EC OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 25 November 2009</a></p></td>
+<td><p>L 337</p></td></tr></table>
+<p>DIRECTIVE 2002/58/EC OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL concerning privacy</p>
+<p>Article 1</p><p>Scope</p>
+<p class="modref"><a href="./?uri=celex:32009L0136" title="32009L0136: REPLACED">▼M1</a></p>
+<p>1. This Directive harmonises the national provisions on privacy in electronic communications.</p>
+<p class="modref"><a href="./?uri=celex:32002L0058" title="32002L0058">▼B</a></p>
+<p>2. The provisions of this Directive particularise and complement the general rules on data.</p>
+</body></html>"""
+AMENDING = """<html><head><title>Directive 2009/136/EC</title></head><body><main>
+<p>DIRECTIVE 2009/136/EC OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 25 November 2009 amending Directive 2002/58/EC</p>
+<p>Article 2</p><p>Amendments to Directive 2002/58/EC</p><p>1. Article 1(1) is replaced by new words on privacy.</p>
+</main></body></html>"""
+
+
+def test_amendment_markers_become_history_and_amends_edges(tmp_path: Path) -> None:
+    _write(tmp_path, "consolidated.html", CONSOLIDATED)
+    _write(tmp_path, "amending.html", AMENDING)
+    graph = build_graph([tmp_path], "t")
+    consolidated = next(d for d in graph.documents if d.source_path.endswith("consolidated.html"))
+    paragraph = next(u for u in consolidated.units if u.text.startswith("1. This Directive"))
+    history = json.loads(paragraph.metadata["amendment_history"])
+    assert [(h["marker"], h["by"]) for h in history] == [("M1", "Directive 2009/136/EC")]
+    assert "amendment_history" not in next(u for u in consolidated.units if u.text.startswith("2. The")).metadata
+    assert not any(mark in u.text for u in consolidated.units for mark in "▼►◄")
+    amending = next(d for d in graph.documents if d.source_path.endswith("amending.html"))
+    assert any(e.type is EdgeType.AMENDS and e.source == amending.id and e.target == paragraph.id for e in graph.edges)
+
+
+def _shared_page(shared_root: Path, folder: str, name: str) -> Path:
+    path = shared_root / "corpora" / "html" / folder / name
+    if not path.is_file():
+        pytest.skip(f"shared material not found: {path}")
+    return path
+
+
+def test_real_ecfr_part_links_and_labels(shared_root: Path) -> None:
+    page = _shared_page(shared_root, "ecfr_12cfr_ch2_fed", "Reg_F_LIMITATIONS_ON_INTERBANK_LIABILITIES_12CFR206.html")
+    graph = build_graph([page], "t", "html")
+    units = {u.id: u for u in graph.documents[0].units}
+    by_label = {u.label: u for u in units.values()}
+    source, target = by_label["12 CFR 206.4(a)(1)"], by_label["12 CFR 206.5(a)"]
+    # "as defined in § 206.5(a)": the link's edge, typed by its words like a written citation.
+    assert any(e.source == source.id and e.target == target.id and e.type is EdgeType.DEFINES for e in graph.edges)
+    assert by_label["12 CFR 206.2(e)(5)"].text.startswith("(5) Has the power to accept demand deposits")
+    assert not any("FR" in u.text and u.text.startswith("[") for u in units.values())
+
+
+def test_real_vbpl_page_reads_articles_not_css(shared_root: Path) -> None:
+    page = _shared_page(shared_root, "vbpl_vn/new_site", "doc_000301.html")
+    document = HtmlFormat().parse([page], "t").documents[0]
+    assert document.units[0].label == "Thông tư 139/2025/TT-BTC"
+    assert [u.label for u in document.units if u.type is UnitType.ARTICLE] == [
+        "Thông tư 139/2025/TT-BTC Điều 1", "Thông tư 139/2025/TT-BTC Điều 2"]
+    assert not any("{" in u.text for u in document.units)

@@ -24,6 +24,7 @@ _SECTION_LABEL = re.compile(r"Section\s(?P<num>\d{1,4}\.\d{1,4}[a-z]?)")
 _CELEX = re.compile(r"(?:celex[:/])?(?P<sector>\d)(?P<year>\d{4})(?P<kind>[RLD])(?P<num>\d{4})(?P<corr>R\(|R%28)?", re.I)
 _EU_ACT = re.compile(r"(?P<type>REGULATION|DIRECTIVE|DECISION)\s(?:\((?P<series>EU|EC|EEC|EU,\sEuratom)\)\s)?(?:No\s)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)", re.I)
 _BASE_ACT = "B"
+_AMENDING_ROW = re.compile(r"\s?►\s?[MCA]\d")
 _EU_KINDS = {"R": "Regulation", "L": "Directive", "D": "Decision"}
 
 
@@ -104,7 +105,9 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
     if page.title and not doc_unit.title:
         doc_unit.title = page.title
     doc_unit.metadata["source_format"] = "html"
-    _name_from_page(units, path.stem, page, document.title)
+    name = _name_from_page(units, path.stem, page, document.title)
+    if name and name not in document.names:
+        document.names.append(name)
     _cfr_labels(page, units)
     return document, notes, record
 
@@ -277,13 +280,16 @@ def _cfr_labels(page: Page, units: list[LegalUnit]) -> None:
         unit.label = f"{title} CFR {match['num']}{suffix}"
 
 
-def _name_from_page(units: list[LegalUnit], stem: str, page: Page, title: str) -> None:
+def _name_from_page(units: list[LegalUnit], stem: str, page: Page, title: str) -> str:
     """Where the text named nothing, labels fall back to the file name: the page's own name replaces it."""
-    stated = next((m for m in map(_EU_ACT.search, [u.text[:3000] for u in units[:1]]) if m), None)
+    # The act's own title, not a row of the consolidated text's table of amending acts ("►M1 | DIRECTIVE …").
+    head = [line for line in units[0].text[:3000].split("\n") if not _AMENDING_ROW.match(line)]
+    stated = next((m for m in map(_EU_ACT.search, head) if m), None)
     own = title if title and title != stem else page.title
     name = (page.citations[0] if page.citations else "") or (_eu_name(stated) if stated else "") or own[:80].strip()
     if not name or not stem:
-        return
+        return name
     for unit in units:
         if unit.label == stem or unit.label.startswith(f"{stem} ") or unit.label.startswith(f"{stem},"):
             unit.label = name + unit.label[len(stem):]
+    return name

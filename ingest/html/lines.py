@@ -192,6 +192,8 @@ class _Builder:
                 self.flush()
                 self.visit_cell_as_block(cell)
                 continue
+            if not cell.text_content().strip():
+                continue  # an empty cell adds no column to the row's words
             if n and self._buf and "".join(self._buf).strip():
                 self.add(" | ")
             self._cell_depth += 1

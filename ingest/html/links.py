@@ -126,7 +126,7 @@ def _amending(records: list[PageRecord], documents: list[Document]) -> dict[str,
     corpus (found by its number among the documents' names), it AMENDS the unit."""
     by_number: dict[str, str] = {}
     for document in documents:
-        for name in document.names:
+        for name in [*document.names, *(u.label for u in document.units[:1])]:
             for number in _ACT_NUMBER.findall(name):
                 by_number.setdefault(number, document.id)
     out: dict[str, list[Mention]] = defaultdict(list)
