@@ -96,6 +96,8 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
                 if act and target is not None:
                     record.amended_by.append((target.id, act))
         else:
+            if item.kind == LineKind.SOURCE_NOTE and target is not None:
+                target = _provision_of(target, units)  # "[57 FR 60106 …]" closes its section, not its last paragraph
             _append_json(target or doc_unit, "history", [{"kind": item.kind, "note": item.text}])
     for label, date in fields.items():
         doc_unit.metadata[f"page_{_field_name(label)}"] = date
@@ -230,6 +232,14 @@ def _unit_of(placed: list[tuple[int, int] | None], units: list[LegalUnit], line_
     if 0 <= line_index < len(placed) and placed[line_index] is not None:
         return units[placed[line_index][0]]  # type: ignore[index]
     return None
+
+
+def _provision_of(unit: LegalUnit, units: list[LegalUnit]) -> LegalUnit:
+    by_id = {u.id: u for u in units}
+    node: LegalUnit | None = unit
+    while node is not None and node.type not in (UnitType.SECTION, UnitType.ARTICLE, UnitType.RULE):
+        node = by_id.get(node.parent_id or "")
+    return node or unit
 
 
 def _append_json(unit: LegalUnit | None, key: str, items: list) -> None:

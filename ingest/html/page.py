@@ -62,8 +62,10 @@ def read_page(path: Path) -> Page:
     if not data.strip():
         raise PageError("file is empty; save the page again")
     text, charset = decode_page(data)
+    del data  # a 10 MB page: the bytes, the text and the tree must not all be held at once
     try:
         root = dom.parse(text)
+        del text
     except (etree.ParserError, ValueError) as exc:
         raise PageError(f"not readable as HTML ({exc}); save the page again as HTML") from exc
     page = Page(lines=[], charset=charset)
