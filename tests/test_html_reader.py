@@ -200,3 +200,11 @@ def test_real_vbpl_page_reads_articles_not_css(shared_root: Path) -> None:
     assert [u.label for u in document.units if u.type is UnitType.ARTICLE] == [
         "Thông tư 139/2025/TT-BTC Điều 1", "Thông tư 139/2025/TT-BTC Điều 2"]
     assert not any("{" in u.text for u in document.units)
+
+
+def test_a_page_declared_utf8_but_saved_as_windows_1252_still_reads(tmp_path: Path) -> None:
+    page = NAVIGATED.replace('charset="iso-8859-1"', 'charset="utf-8"').replace("café", "café “quoted” déjà")
+    _write(tmp_path, "cp1252.html", page, encoding="cp1252")
+    parsed = HtmlFormat().parse([tmp_path], "t")
+    assert not parsed.failures
+    assert "café “quoted” déjà" in "\n".join(u.text for u in parsed.documents[0].units)
