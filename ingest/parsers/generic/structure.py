@@ -236,7 +236,7 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             continue
         line = text.strip()
         while heading is not None:
-            nesting = _nesting(heading.level, grammar, stack)
+            nesting = _nesting(heading, grammar, stack)
             while stack[-1].rank >= nesting:
                 stack.pop()
             node = _child(stack[-1], heading, taken_ids)
@@ -257,10 +257,13 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             *(_unit(n, corpus, doc_id, identity, grammar.label_joiner) for n in nodes[1:])]
 
 
-def _nesting(level: Level, grammar: Grammar, stack: list[_Node]) -> int:
+def _nesting(heading: Heading, grammar: Grammar, stack: list[_Node]) -> int:
     """The rank a heading nests at. Bare numbering styles ("1.", "(a)", "(i)") nest in the order they first
     appear within a freestanding unit: "(a) › (1) › (i)" in a US CFR section, "(1) › (a) › (i)" in a UK or EU
-    article. The grammar's ranks give the slots; first use takes the outermost free one."""
+    article. The grammar's ranks give the slots; first use takes the outermost free one. An inner style that
+    starts again at its first number under a deeper item ("(A)" then "(1)") is a list inside that item; a
+    number that continues an open item's count is that item's sibling, however deep it sits."""
+    level = heading.level
     if level.scope is not Scope.PARENT or level.distinctive:
         return level.rank
     owner = next((n for n in reversed(stack) if n.level is None or n.level.scope is Scope.FRESH), stack[0])
@@ -268,7 +271,16 @@ def _nesting(level: Level, grammar: Grammar, stack: list[_Node]) -> int:
         slots = sorted({lv.rank for lv in grammar.levels if lv.scope is Scope.PARENT and not lv.distinctive})
         free = [r for r in slots if r not in owner.styles.values()]
         owner.styles[level.name] = free[0] if free else level.rank
-    return owner.styles[level.name]
+    rank = owner.styles[level.name]
+    same = [n for n in stack if n.level is not None and n.level.name == level.name]
+    previous = _previous(heading.num, level.sequence)
+    if previous:
+        return next((n.rank for n in reversed(same) if n.num == previous), rank)
+    # Not the outermost style: a text that numbers its paragraphs "1." again (a form, a quoted act) starts over.
+    nested = rank > min(owner.styles.values())
+    if previous is None and nested and same and stack[-1] is not same[-1] and stack[-1].rank >= rank:
+        return stack[-1].rank + 1
+    return rank
 
 
 def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:
