@@ -16,7 +16,7 @@ _DECLARED = (
     re.compile(rb"<meta[^>]{0,200}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]{1,40})", re.I),
     re.compile(rb"<\?xml[^>]{0,200}?encoding\s*=\s*[\"']([A-Za-z0-9_.:\-]{1,40})", re.I),
 )
-_LATIN_SINGLE_BYTE = re.compile(r"(?:cp125[024]|windows-125[024]|iso8859_(?:1|2|9|15)$|latin|mac_roman)", re.I)
+_CLOSE = 0.02
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
@@ -49,18 +49,12 @@ def decode_page(data: bytes) -> tuple[str, str]:
             return data.decode(declared), declared
         except (UnicodeDecodeError, LookupError):
             pass
-    best = from_bytes(data[: 2**20]).best()
+    matches = from_bytes(data[: 2**20])
+    best = matches.best()
     name = best.encoding if best is not None else "cp1252"
-    if _LATIN_SINGLE_BYTE.match(name) and _decodes(data, "cp1252"):
-        # Among the single-byte Latin pages a guess cannot tell apart on a few accented letters,
-        # windows-1252 is what browsers assume (WHATWG).
+    if best is not None and any(m.encoding == "cp1252" and m.chaos <= best.chaos + _CLOSE
+                                and m.coherence >= best.coherence - _CLOSE for m in matches):
+        # A guess cannot tell Western single-byte codes apart on a few accented letters; where
+        # windows-1252 reads as well as the best, take it: it is what browsers assume (WHATWG).
         name = "cp1252"
     return data.decode(name, errors="replace"), name
-
-
-def _decodes(data: bytes, name: str) -> bool:
-    try:
-        data.decode(name)
-    except UnicodeDecodeError:
-        return False
-    return True
