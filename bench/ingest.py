@@ -85,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parse_only(corpora: list[str], settings: Settings, out: Path) -> int:
-    results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "parse_only": {}}
+    # The load average goes with the figures: on a shared machine it explains a slow run.
+    results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                                 "load_average_1m": round(os.getloadavg()[0], 1)}, "parse_only": {}}
     for corpus in corpora:
         path = settings.shared / "corpora" / corpus
         pages = collect_pages([path])

@@ -24,6 +24,8 @@ _SECTION_LABEL = re.compile(r"Section\s(?P<num>\d{1,4}\.\d{1,4}[a-z]?)")
 _CELEX = re.compile(r"(?:celex[:/])?(?P<sector>\d)(?P<year>\d{4})(?P<kind>[RLD])(?P<num>\d{4})(?P<corr>R\(|R%28)?", re.I)
 _EU_ACT = re.compile(r"(?P<type>REGULATION|DIRECTIVE|DECISION)\s(?:\((?P<series>EU|EC|EEC|EU,\sEuratom)\)\s)?(?:No\s)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)", re.I)
 _BASE_ACT = "B"
+_EFFECTIVE_FIELD = re.compile(r"hiệu\s?lực|effective|in\sforce|commencement|applicab", re.I)
+_DMY = re.compile(r"(?P<d>\d{1,2})[/.\-](?P<m>\d{1,2})[/.\-](?P<y>\d{4})")
 _AMENDING_ROW = re.compile(r"\s?►\s?[MCA]\d")
 _EU_KINDS = {"R": "Regulation", "L": "Directive", "D": "Decision"}
 
@@ -101,6 +103,10 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
             _append_json(target or doc_unit, "history", [{"kind": item.kind, "note": item.text}])
     for label, date in fields.items():
         doc_unit.metadata[f"page_{_field_name(label)}"] = date
+        day = _DMY.fullmatch(date)
+        if _EFFECTIVE_FIELD.search(label) and day:
+            # The publisher's "in force from" field; a date the text itself states wins.
+            doc_unit.metadata.setdefault("effective_date", f"{day['y']}-{int(day['m']):02d}-{int(day['d']):02d}")
     if page.url:
         doc_unit.metadata["url"] = page.url
         _unit_urls(units, record, page.url)
