@@ -209,3 +209,24 @@ def test_a_page_declared_utf8_but_saved_as_windows_1252_still_reads(tmp_path: Pa
     parsed = HtmlFormat().parse([tmp_path], "t")
     assert not parsed.failures
     assert "café “quoted” déjà" in "\n".join(u.text for u in parsed.documents[0].units)
+
+
+HEADED = """<html><head><title>Conduct of Business Rulebook</title></head><body><main>
+<h1>Conduct of Business Rulebook</h1><p>This rulebook applies to authorised firms.</p>
+<h2>Client classification</h2><p>A firm must classify each client before doing business.</p>
+<h3>Professional clients</h3><p>A professional client is a client that meets the criteria in
+<a href="#retail">Retail clients</a>.</p>
+<h2 id="retail">Retail clients</h2><p>Every client that is not a professional client is a retail client.</p>
+</main></body></html>"""
+
+
+def test_unnumbered_headings_give_the_structure(tmp_path: Path) -> None:
+    _write(tmp_path, "cob.html", HEADED)
+    graph = build_graph([tmp_path], "t")
+    units = graph.documents[0].units
+    titles = {u.title: u for u in units[1:]}
+    assert list(titles) == ["Client classification", "Professional clients", "Retail clients"]
+    assert titles["Professional clients"].parent_id == titles["Client classification"].id
+    assert titles["Retail clients"].parent_id == units[0].id
+    assert any(e.source == titles["Professional clients"].id and e.target == titles["Retail clients"].id
+               for e in graph.edges)

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from core.domain import Document, LegalUnit, UnitType, normalize_text
+from ingest.html.headings import heading_units
 from ingest.html.lines import HtmlLine
 from ingest.html.notes import MARKER_NAME, LineKind, classify, strip_inline_markers
 from ingest.html.page import Page
@@ -65,9 +66,15 @@ def build_document(page: Page, path: Path, corpus: str, slug: str) -> tuple[Docu
     lines = [Line(line.text, line.heading) for line in kept]
     document, notes = parse_document(lines, path, corpus, slug, None)
     if document.units[0].metadata.get("grammar") == "paragraphs":
-        # No numbering to follow: each HTML block is a paragraph, so the fallback needs the breaks marked.
-        spaced = [part for line in lines for part in (line, Line(""))]
-        document, notes = parse_document(spaced, path, corpus, slug, None)
+        by_heading = heading_units(kept, document.units[0], slug)
+        if by_heading is not None:
+            document.units = by_heading
+            document.units[0].metadata["grammar"] = "headings"
+            notes = [n for n in notes if "no heading structure" not in n]
+        else:
+            # No numbering and no headings: each HTML block is a paragraph, so the fallback needs the breaks marked.
+            spaced = [part for line in lines for part in (line, Line(""))]
+            document, notes = parse_document(spaced, path, corpus, slug, None)
     record = PageRecord(doc_id=document.id, url=page.url)
     placed = _place(kept, document.units)
     record.unplaced_lines = sum(1 for p in placed if p is None)
