@@ -22,6 +22,7 @@ from ingest.models import Mention
 _ID_JUNK = re.compile(r"[^0-9a-z]+")
 _GLOSSARY = re.compile(r"defin|glossar|\bterm", re.I)
 _CITATION_WORDS = re.compile(r"\d")
+_RELATIVE = re.compile(r"(?:paragraphs?\s)?(?:\(\w{1,5}\)){1,6}|.{0,120}\b(?:this|that|such)\b.{0,120}", re.I)
 _ACT_NUMBER = re.compile(r"(?<![\d/])\d{1,4}/\d{1,4}(?!\d)")
 
 
@@ -144,6 +145,7 @@ def _amending(records: list[PageRecord], documents: list[Document]) -> dict[str,
 def _external_name(link: UnitLink) -> str:
     """An External is named by the act and provision the link's words give, else by its address."""
     words = " ".join(link.text.split())
-    if _CITATION_WORDS.search(words) and len(words) <= 120:
+    if _CITATION_WORDS.search(words) and len(words) <= 120 and not _RELATIVE.fullmatch(words):
         return words
-    return link.href[:200]
+    # "(c)(2)(i)", "part 229 of this chapter": the words need the address to name a target.
+    return f"{words} ({link.href[:200]})" if words else link.href[:200]
