@@ -37,7 +37,7 @@ NAVIGATED = """<!DOCTYPE html><html><head><meta charset="iso-8859-1"><title>Rule
 <body><header><nav><a href="/">Home</a> <a href="/search">Search</a></nav></header>
 <div class="cookie-banner">We use cookies. <button>Accept</button></div>
 <main><h1>Conduct Rules 2024</h1><p>Effective date: 01/07/2024</p><h2>Article 1 Scope</h2><p>1. These rules apply to firms in the café sector.</p>
-<p>2. A firm shall keep records of every sale, every complaint and every refund it makes.</p><h2>Article 2 Records</h2><p>Records shall be kept for five years under Article 1(2).</p></main>
+<p><a href="#top">Back to top</a></p><p>2. A firm shall keep records of every sale, every complaint and every refund it makes.</p><h2>Article 2 Records</h2><p>Records shall be kept for five years under Article 1(2).</p></main>
 <footer>© Regulator <a href="/print">Print</a></footer></body></html>"""
 
 
@@ -93,7 +93,7 @@ def test_furniture_never_becomes_text_and_identity_comes_from_the_page(tmp_path:
     parsed = HtmlFormat().parse([tmp_path], "t")
     document = parsed.documents[0]
     text = "\n".join(u.text for u in document.units)
-    for furniture in ("Home", "Search", "cookies", "Accept", "Print", "Regulator", "color:red"):
+    for furniture in ("Home", "Search", "cookies", "Accept", "Print", "Regulator", "color:red", "Back to top"):
         assert furniture not in text
     assert "café" in text
     assert document.units[0].metadata["url"] == "https://regulator.example/rules/conduct"

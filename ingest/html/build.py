@@ -25,6 +25,7 @@ _SECTION_LABEL = re.compile(r"Section\s(?P<num>\d{1,4}\.\d{1,4}[a-z]?)")
 _CELEX = re.compile(r"(?:celex[:/])?(?P<sector>\d)(?P<year>\d{4})(?P<kind>[RLD])(?P<num>\d{4})(?P<corr>R\(|R%28)?", re.I)
 _EU_ACT = re.compile(r"(?P<type>REGULATION|DIRECTIVE|DECISION)\s(?:\((?P<series>EU|EC|EEC|EU,\sEuratom)\)\s)?(?:No\s)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)", re.I)
 _BASE_ACT = "B"
+_WIDGET_WORDS = 4
 _EFFECTIVE_FIELD = re.compile(r"hiệu\s?lực|effective|in\sforce|commencement|applicab", re.I)
 _DMY = re.compile(r"(?P<d>\d{1,2})[/.\-](?P<m>\d{1,2})[/.\-](?P<y>\d{4})")
 _AMENDING_ROW = re.compile(r"\s?►\s?[MCA]\d")
@@ -136,6 +137,8 @@ def _split_lines(lines: list[HtmlLine]):
     box: _Attach | None = None
     box_lines = 0
     for line in lines:
+        if _widget(line):
+            continue
         kind = classify(line.text, line.heading)
         if box is not None and kind is LineKind.TEXT and line.heading is None and box_lines < _NOTE_BODY_MAX \
                 and not _PROVISION_START.match(line.text):
@@ -165,6 +168,16 @@ def _split_lines(lines: list[HtmlLine]):
             box_lines = 0
             attachments.append(box)
     return kept, attachments, fields, marker_acts
+
+
+def _widget(line: HtmlLine) -> bool:
+    """A line that is one short link without a number ("Print", "Back to top", "Export as PDF"): page
+    furniture. A linked citation ("12 U.S.C. 84", "Article 5") has a number and stays."""
+    if len(line.links) != 1 or line.heading is not None:
+        return False
+    words = line.text.strip()
+    link = line.links[0].text.strip()
+    return link == words and len(words.split()) <= _WIDGET_WORDS and not any(c.isdigit() for c in words)
 
 
 def _link_titles(line: HtmlLine) -> str:
