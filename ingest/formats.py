@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.domain import IngestError
+from ingest.html.format import HtmlFormat
 from ingest.parsers.adgm import AdgmFormat
 from ingest.parsers.base import CorpusFormat
 from ingest.parsers.generic.format import generic_formats
@@ -16,8 +17,9 @@ class UnknownFormatError(IngestError, ValueError):
 
 def all_formats() -> list[CorpusFormat]:
     # Order matters: specific corpus layouts first, then the auto-detecting generic reader, then the
-    # forced-grammar variants (which only --format selects, since plain generic detects first).
-    return [HipaaFormat(), AdgmFormat(), *generic_formats()]
+    # forced-grammar variants (which only --format selects, since plain generic detects first). Saved
+    # web pages go before generic, which does not read them; text files beside them still read as generic.
+    return [HipaaFormat(), AdgmFormat(), HtmlFormat(), *generic_formats()]
 
 
 def format_names() -> list[str]:

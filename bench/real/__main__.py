@@ -12,7 +12,7 @@ from bench.real.checks import Check
 from bench.report import save_json
 from core.settings import get_settings
 
-AREAS = ("ko", "eu", "vi", "vi_gazette")
+AREAS = ("ko", "eu", "vi", "vi_gazette", "html")
 
 
 def main() -> None:

@@ -106,6 +106,10 @@ ENGLISH = Grammar(
         Level("subpoint", 7, UnitType.POINT, "sp",
               (_line(rf"\((?P<num>{_ROMAN_LOWER})\)\s*(?P<rest>[^\n]{{0,100000}})"),),
               "({num})", "({num})", Scope.PARENT, distinctive=False, sequence="roman"),
+        # "(A)": the fourth level of a US CFR paragraph, 217.20(c)(1)(v)(A).
+        Level("subsubpoint", 8, UnitType.POINT, "ssp",
+              (_line(r"\((?P<num>[A-Z]{1,2})\)\s+(?P<rest>[^\n]{1,100000})"),),
+              "({num})", "({num})", Scope.PARENT, distinctive=False, sequence="upper"),
     ),
 )
 

@@ -61,9 +61,14 @@ class _Node:
     title: str = ""
     lines: list[str] = field(default_factory=list)
     order: int = 0
+    nesting: int | None = None  # the rank this node nests at, when its style's place was set by use
+    # On a freestanding unit: the rank each bare numbering style took, in the order the styles appeared.
+    styles: dict[str, int] = field(default_factory=dict)
 
     @property
     def rank(self) -> int:
+        if self.nesting is not None:
+            return self.nesting
         return -1 if self.level is None else self.level.rank
 
     def fresh_ancestor(self) -> _Node | None:
@@ -251,9 +256,11 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
             continue
         line = text.strip()
         while heading is not None:
-            while stack[-1].rank >= heading.level.rank:
+            nesting = _nesting(heading, grammar, stack)
+            while stack[-1].rank >= nesting:
                 stack.pop()
             node = _child(stack[-1], heading, taken_ids)
+            node.nesting = nesting if nesting != heading.level.rank else None
             node.order = len(nodes)
             nodes.append(node)
             stack.append(node)
@@ -286,6 +293,32 @@ def _appendix_keys_to_bodies(units: list[LegalUnit], appendix_ids: set[str]) -> 
             for unit in claimants:
                 if unit is not body:
                     unit.keys = [k for k in unit.keys if k != key]
+
+
+def _nesting(heading: Heading, grammar: Grammar, stack: list[_Node]) -> int:
+    """The rank a heading nests at. Bare numbering styles ("1.", "(a)", "(i)") nest in the order they first
+    appear within a freestanding unit: "(a) › (1) › (i)" in a US CFR section, "(1) › (a) › (i)" in a UK or EU
+    article. The grammar's ranks give the slots; first use takes the outermost free one. An inner style that
+    starts again at its first number under a deeper item ("(A)" then "(1)") is a list inside that item; a
+    number that continues an open item's count is that item's sibling, however deep it sits."""
+    level = heading.level
+    if level.scope is not Scope.PARENT or level.distinctive:
+        return level.rank
+    owner = next((n for n in reversed(stack) if n.level is None or n.level.scope is Scope.FRESH), stack[0])
+    if level.name not in owner.styles:
+        slots = sorted({lv.rank for lv in grammar.levels if lv.scope is Scope.PARENT and not lv.distinctive})
+        free = [r for r in slots if r not in owner.styles.values()]
+        owner.styles[level.name] = free[0] if free else level.rank
+    rank = owner.styles[level.name]
+    same = [n for n in stack if n.level is not None and n.level.name == level.name]
+    previous = _previous(heading.num, level.sequence)
+    if previous:
+        return next((n.rank for n in reversed(same) if n.num == previous), rank)
+    # Not the outermost style: a text that numbers its paragraphs "1." again (a form, a quoted act) starts over.
+    nested = rank > min(owner.styles.values())
+    if previous is None and nested and same and stack[-1] is not same[-1] and stack[-1].rank >= rank:
+        return stack[-1].rank + 1
+    return rank
 
 
 def _inline_paragraph(heading: Heading, grammar: Grammar, stack: list[_Node]) -> Heading | None:
