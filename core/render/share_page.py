@@ -23,7 +23,7 @@ def share_page_html(view: AnswerView, *, shared_by: str, created_at: str, revoke
     return render(
         "share_page.html.j2", view=view, segments=chain_segments(view.chain, view.labels), graph=graph_html(view),
         shared_by=shared_by, created_at=created_at, revoke_url=revoke_url, token=token,
-        source_href=_source_href(token),
+        source_href=_source_href(token), source_base=f"/answers/{token}/source?unit=",
     )
 
 
