@@ -69,7 +69,12 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         guard = OriginGuard(app_url)
         page = guarded_page(browser, guard, viewport={"width": 1360, "height": 1100})
         dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+        def refuse(dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", refuse)
         sign_in(page, app_url, ADMIN)
         starter = page.locator('[id^="starter-"]').first
         starter.wait_for(timeout=60_000)
