@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.source_view import close_source
 from core.settings import Settings
 from tests.app_process import app_env, running_app
 from tests.chat_page import ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, share_last_answer, sign_in
@@ -111,14 +112,12 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         page.screenshot(path=str(SCREENS / "source-view-amended.png"))
         page.locator(f"{PANEL} button.cw-back").click()
         page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
-        page.keyboard.press("Escape")
-        page.locator(PANEL).wait_for(state="detached", timeout=10_000)
+        close_source(page)
 
         # A node of the answer's graph opens its source too.
         _open_graph_node(page, unit_id)
         page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
-        page.keyboard.press("Escape")
-        page.locator(PANEL).wait_for(state="detached", timeout=10_000)
+        close_source(page)
 
         # Export: a DOCX holding every claim and citation, and a Markdown file.
         labels = page.locator('[data-testid="answer-cards"]').first.locator(".rule-label").all_inner_texts()

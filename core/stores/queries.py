@@ -416,18 +416,19 @@ def source_context(driver: Driver, database: str, unit_id: str, above: int, belo
     records, _, _ = driver.execute_query(
         "MATCH (u:Unit {id: $id}) WHERE u.pending IS NULL "
         "OPTIONAL MATCH (d:Document {id: u.document_id}) "
-        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.pending IS NULL AND n.order < u.order "
-        "WITH n ORDER BY n.order DESC RETURN collect(n) AS ups } "
-        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.pending IS NULL AND n.order > u.order "
-        "WITH n ORDER BY n.order RETURN collect(n) AS downs } "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.order < u.order AND n.pending IS NULL "
+        "WITH n ORDER BY n.order DESC LIMIT $above RETURN collect(n " + _UNIT_MAP + ") AS above } "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.order > u.order AND n.pending IS NULL "
+        "WITH n ORDER BY n.order LIMIT $below RETURN collect(n " + _UNIT_MAP + ") AS below } "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.pending IS NULL "
+        "RETURN count(CASE WHEN n.order < u.order THEN 1 END) AS ups, count(CASE WHEN n.order > u.order THEN 1 END) AS downs } "
         "CALL (u) { OPTIONAL MATCH p = (:Unit)-[:CONTAINS*1..10]->(u) WITH p ORDER BY length(p) DESC LIMIT 1 "
         "RETURN CASE WHEN p IS NULL THEN [] ELSE [a IN nodes(p)[..-1] | a " + _UNIT_MAP + "] END AS heads } "
         + _links_query("(u)-[r:" + _CITATION_TYPES + "]->(n:Unit)", "cites")
         + _links_query("(u)<-[r:" + _CITATION_TYPES + "]-(n:Unit)", "cited_by")
         + "RETURN u " + _UNIT_MAP + " AS unit, u.metadata AS metadata, "
         "d {.id, .title, .source_path, .corpus, ingested_at: toString(d.ingested_at)} AS doc, heads, "
-        "[n IN ups[..$above] | n " + _UNIT_MAP + "] AS above, [n IN downs[..$below] | n " + _UNIT_MAP + "] AS below, "
-        "size(ups) AS ups, size(downs) AS downs, cites, cited_by",
+        "above, below, ups, downs, cites, cited_by",
         id=unit_id, above=max(0, int(above)), below=max(0, int(below)), links=int(link_limit),
         database_=database, routing_=RoutingControl.READ,
     )

@@ -35,7 +35,7 @@ function History({ history }) {
   );
 }
 
-function Links({ title, items, open, testid }) {
+function Links({ title, items, open, prefetch, testid }) {
   return (
     <div className="mt-3" data-testid={testid}>
       <div className="text-xs uppercase text-muted-foreground" style={{ letterSpacing: "0.05em" }}>{title} ({items.length})</div>
@@ -45,7 +45,7 @@ function Links({ title, items, open, testid }) {
             <li key={item.relation + item.id}>
               <span className="text-muted-foreground">{item.relation} </span>
               <button type="button" className="cw-link text-primary" style={{ textDecoration: "underline" }}
-                      data-unit-id={item.id} onClick={() => open(item.id)}>{item.label}</button>
+                      data-unit-id={item.id} onPointerEnter={() => prefetch(item.id)} onClick={() => open(item.id)}>{item.label}</button>
               {item.document_title ? <span className="ml-1 text-xs text-muted-foreground">{item.document_title}</span> : null}
             </li>
           ))}
@@ -66,7 +66,7 @@ function Where({ view }) {
   return <div className="flex flex-wrap text-xs text-muted-foreground" style={{ columnGap: "0.75rem" }}>{parts}</div>;
 }
 
-function SourceView({ view, open, whole, showWhole }) {
+function SourceView({ view, open, prefetch, whole, showWhole }) {
   const targetRef = useRef(null);
   useEffect(() => {
     if (targetRef.current) targetRef.current.scrollIntoView({ block: "center" });
@@ -104,8 +104,8 @@ function SourceView({ view, open, whole, showWhole }) {
           </button>
         ) : null}
       </div>
-      <Links title="Cites" items={view.cites} open={open} testid="cites" />
-      <Links title="Cited by" items={view.cited_by} open={open} testid="cited-by" />
+      <Links title="Cites" items={view.cites} open={open} prefetch={prefetch} testid="cites" />
+      <Links title="Cited by" items={view.cited_by} open={open} prefetch={prefetch} testid="cited-by" />
     </div>
   );
 }
@@ -119,14 +119,27 @@ export default function AnswerCards() {
   const [view, setView] = useState(null);
   const [problem, setProblem] = useState(null);
 
+  // One request per unit (and per whole document), kept for the life of the element; a card or link under the
+  // pointer is fetched before the click lands, so the view is usually there when the sheet opens.
+  const cache = useRef(new Map());
+  const fetchSource = (id, wholeDocument) => {
+    const key = (wholeDocument ? "whole|" : "unit|") + id;
+    let pending = cache.current.get(key);
+    if (!pending) {
+      const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
+      pending = fetch("/api/source", {
+        method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
+      }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }));
+      cache.current.set(key, pending);
+      pending.catch(() => cache.current.delete(key));
+    }
+    return pending;
+  };
+  const prefetch = (id) => { fetchSource(id, false).catch(() => null); };
   const load = (id, wholeDocument) => {
     setProblem(null);
-    const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
-    fetch("/api/source", {
-      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
-    }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }))
-      .then(setView, (e) => { setView(null); setProblem(String(e.message || e)); });
+    fetchSource(id, wholeDocument).then(setView, (e) => { setView(null); setProblem(String(e.message || e)); });
   };
   const open = (id) => {
     if (unitId && id !== unitId) setTrail([...trail, unitId]);
@@ -155,7 +168,7 @@ export default function AnswerCards() {
       {cards.map((card) => (
         <div key={card.unit_id} className="rule-card rounded-lg border border-border bg-card px-4 py-3"
              data-unit-id={card.unit_id} data-label={card.label}
-             style={{ cursor: "pointer" }} title="See the source"
+             style={{ cursor: "pointer" }} title="See the source" onPointerEnter={() => prefetch(card.unit_id)}
              onClick={(e) => { if (!e.target.closest("summary, details, a, button")) open(card.unit_id); }}>
           <div className="flex flex-wrap" style={{ alignItems: "baseline", columnGap: "0.75rem" }}>
             <span className="rule-label font-semibold text-primary">{card.label}</span>
@@ -216,7 +229,7 @@ export default function AnswerCards() {
           ) : null}
           {problem ? <div className="cw-problem mt-2 text-sm" data-testid="source-problem">The source cannot be shown: {problem}</div> : null}
           {view && view.unit_id === unitId ? (
-            <SourceView view={view} open={open} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
+            <SourceView view={view} open={open} prefetch={prefetch} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
           ) : null}
         </SheetContent>
       </Sheet>
