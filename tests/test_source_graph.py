@@ -150,6 +150,8 @@ def test_permalink_source_page_and_exports(served):
     client, token = served
     page = client.get(f"/answers/{token}")
     assert f'href="/answers/{token}/source?unit=a-source-test%2Fact%2Fart-3"' in page.text
+    card = page.text[page.text.index('<article class="rule-card"'):page.text.index("</article>")]
+    assert "Superseded: the current words are in Amending Act Art 1." in card and NEW_TEXT in card
     source = client.get(f"/answers/{token}/source", params={"unit": AMENDED})
     assert source.status_code == 200 and "default-src 'self'" in source.headers["content-security-policy"]
     assert "<mark>Article 3 words before the change &lt;scrip</mark>t&gt;alert(&quot;x&quot;)" in source.text
