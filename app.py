@@ -19,6 +19,7 @@ from core.chat.corpora import picker_corpora
 from core.chat.element_faults import add_notice, send_each
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
+from core.chat.source_routes import install_source_routes
 from core.chat.starters import starters_for
 from core.chat.storage import LocalStorageClient
 from core.chat.stored_views import stored_view
@@ -37,6 +38,7 @@ ensure_auth_secret(settings.app_path)
 engine = make_engine(settings)
 offline_page.install()
 install_share_routes(fastapi_app, engine, settings.app_public_links, settings.app_anonymous)
+install_source_routes(fastapi_app, engine, settings, settings.app_public_links or settings.app_anonymous)
 ANONYMOUS = "anonymous"
 
 

@@ -57,8 +57,11 @@ def test_one_driver_per_process(fresh_process, test_settings, hipaa_corpus) -> N
         assert reader_for(test_settings).notice() is None  # the chat-start check
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://api") as client:
             response = await client.post("/api/ask", json={"question": QUESTION, "corpus": hipaa_corpus,
-                                                           "share": True}, timeout=300)
+                                                           "share": True, "export": True}, timeout=300)
         assert response.status_code == 200 and response.json()["permalink"], response.text
+        body = response.json()  # the audit-file export of the same answer, as the chat's Export builds it
+        assert [r["unit_id"] for r in body["export"]["rules"]] == [r["unit_id"] for r in body["answer"]["rules"]]
+        assert body["export"]["answer_id"] == body["answer_id"] in body["export_markdown"].replace("\\", "")
         await engine.dispose()
 
     asyncio.run(run())

@@ -17,19 +17,21 @@ VIEW_METADATA_KEY = "citewalk_view"
 COPY_LINK_ACTION = "copy_link"
 
 
-def card_props(view: AnswerView) -> dict:
+def card_props(view: AnswerView, answer_id: str) -> dict:
+    """`answerId` (the message's id) names the answer for its Export links and pairs the cards with the graph."""
     return {
-        "cards": [card.model_dump() for card in view.cards],
+        "cards": [card.model_dump(mode="json") for card in view.cards],
         "chain": chain_segments(view.chain, view.labels),
+        "answerId": answer_id,
     }
 
 
-def answer_elements(view: AnswerView) -> list[cl.CustomElement]:
-    elements = [cl.CustomElement(name="AnswerCards", props=card_props(view), display="inline")]
+def answer_elements(view: AnswerView, answer_id: str) -> list[cl.CustomElement]:
+    elements = [cl.CustomElement(name="AnswerCards", props=card_props(view, answer_id), display="inline")]
     if view.nodes:
         elements.append(cl.CustomElement(
             name="CitationGraph", display="inline",
-            props={"html": graph_html(view, GRAPH_HEIGHT_PX), "height": GRAPH_HEIGHT_PX,
+            props={"html": graph_html(view, GRAPH_HEIGHT_PX), "height": GRAPH_HEIGHT_PX, "answerId": answer_id,
                    "nodeCount": len(view.nodes), "pathCount": len(path_ids(view))},
         ))
     return elements
@@ -56,7 +58,8 @@ async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: b
     message.actions = [copy_link_action()]
     message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
     await (message.update() if streamed else message.send())
-    elements = await asyncio.to_thread(answer_elements, view)  # the graph's HTML is rendered by pyvis: not on the loop
+    # The graph's HTML is rendered by pyvis: not on the loop.
+    elements = await asyncio.to_thread(answer_elements, view, message.id)
     message.elements, problems = await send_each(message.id, elements)
     if problems:
         await add_notice(message, problems)

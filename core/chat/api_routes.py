@@ -25,6 +25,7 @@ from core.answer.service import answer_question_async
 from core.answer.stores import open_stores
 from core.chat.evidence import answer_view
 from core.chat.share_routes import routes_first
+from core.render.export import AnswerExport, answer_export, export_markdown
 from core.retrieval.base import DEFAULT_METHOD
 from core.retrieval.registry import RETRIEVERS
 from core.settings import Settings
@@ -45,10 +46,14 @@ class AskRequest(BaseModel):
     corpus: str | None = Field(default=None, max_length=200, description="default: the app's default corpus")
     method: str = DEFAULT_METHOD
     share: bool = Field(default=False, description="also create a permalink (/answers/<token>) to the answer")
+    export: bool = Field(default=False, description="also return the audit-file export (as the chat's Export gives)")
 
 
 class AskResponse(AnswerEnvelope):
     permalink: str | None = Field(default=None, description="path of the shared answer when `share` was asked")
+    answer_id: str = Field(default="", description="this answer's id: the permalink's, and the export's")
+    export: AnswerExport | None = Field(default=None, description="the export's content when `export` was asked")
+    export_markdown: str | None = Field(default=None, description="the same export as Markdown")
 
 
 def _corpus(requested: str | None, settings: Settings) -> str:
@@ -74,13 +79,17 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) ->
         async with gate:
             stores = await asyncio.to_thread(open_stores, settings, corpus, method)
             envelope = await answer_question_async(body.question, corpus, settings, method=method, stores=stores)
-            permalink = None
-            if body.share and envelope.error is None:
+            permalink, export, answer_id = None, None, f"api-{uuid.uuid4()}"
+            if (body.share or body.export) and envelope.error is None:
                 driver = await asyncio.to_thread(graph.driver_or_none)  # None: the view is built from the envelope alone
                 view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
-                author = user.identifier if user else ANONYMOUS
-                permalink = f"/answers/{await create_link(engine, author, f'api-{uuid.uuid4()}', view)}"
-        return AskResponse(**envelope.model_dump(), permalink=permalink)
+                if body.share:
+                    author = user.identifier if user else ANONYMOUS
+                    permalink = f"/answers/{await create_link(engine, author, answer_id, view)}"
+                if body.export:
+                    export = answer_export(view, answer_id)
+        return AskResponse(**envelope.model_dump(), permalink=permalink, answer_id=answer_id, export=export,
+                           export_markdown=export_markdown(export) if export else None)
 
     app.add_api_route("/api/ask", ask, methods=["POST"], response_model=AskResponse)
     routes_first(app, 1)

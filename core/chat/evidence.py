@@ -1,13 +1,22 @@
 """Turns an AnswerEnvelope into the AnswerView the chat shows: units, document titles, edges among the evidence."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from neo4j import Driver
 from neo4j.exceptions import DriverError, Neo4jError
 
 from core.answer.models import AnswerEnvelope
 from core.domain import CITATION_EDGE_TYPES, Edge
+from core.render.history import HistoryView, read_history
 from core.render.view import AnswerView, build_view
-from core.stores.queries import UnitRecord, document_titles, fetch_units, neighbours
+from core.stores.queries import (
+    DocumentRecord,
+    UnitRecord,
+    document_records,
+    fetch_units,
+    neighbours,
+)
 
 GRAPH_NODE_CAP = 40
 
@@ -25,17 +34,32 @@ def answer_view(driver: Driver | None, database: str, envelope: AnswerEnvelope) 
     notices still reach the user, only the stored texts, titles and graph edges are missing."""
     ids = graph_unit_ids(envelope)
     units: dict[str, UnitRecord] = {}
-    titles: dict[str, str] = {}
+    documents: dict[str, DocumentRecord] = {}
     edges: list[Edge] = []
+    histories: dict[str, HistoryView] = {}
     if driver is not None:
         try:
             units = fetch_units(driver, database, ids)
-            titles = document_titles(driver, database, (u.document_id for u in units.values()))
+            documents = document_records(driver, database, (u.document_id for u in units.values()))
             edges = neighbours(driver, database, list(units), CITATION_EDGE_TYPES, direction="out")
+            histories = card_histories(driver, database, [r.unit_id for r in envelope.answer.rules], units)
         except (Neo4jError, DriverError, OSError):
-            units, titles, edges = {}, {}, []
+            units, documents, edges, histories = {}, {}, [], {}
     shown = envelope.model_copy(update={
         "evidence_ids": [i for i in envelope.evidence_ids if i in ids],
         "seed_ids": [i for i in envelope.seed_ids if i in ids],
     })
-    return build_view(shown, units, titles, edges)
+    titles = {d.id: d.title or d.id for d in documents.values()}
+    return build_view(shown, units, titles, edges, histories=histories, documents=documents,
+                      answered_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
+
+
+def card_histories(driver: Driver, database: str, unit_ids: list[str], units: dict[str, UnitRecord]
+                   ) -> dict[str, HistoryView]:
+    """Each cited rule's status and amendments; the newest words when an amending provision holds them."""
+    out: dict[str, HistoryView] = {}
+    for unit_id in dict.fromkeys(unit_ids):
+        view = read_history(driver, database, unit_id, units[unit_id].text if unit_id in units else "")
+        if view is not None:
+            out[unit_id] = view
+    return out

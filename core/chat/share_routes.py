@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from core.render.share_page import CONTENT_SECURITY_POLICY, message_page_html, share_page_html
 from core.sharing import Access, get_link, revoke_link, view_access
 
-_SECURITY_HEADERS = {
+SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -39,13 +39,13 @@ def signed_in_user(request: Request) -> str | None:
         return None
 
 
-def _page(html: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(html, status_code=status, headers=_SECURITY_HEADERS)
+def page(html: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
 
 
-def _refusal(access: Access) -> HTMLResponse:
+def refusal(access: Access) -> HTMLResponse:
     title, message = _MESSAGES[access]
-    return _page(message_page_html(title, message, sign_in_link=access is Access.SIGN_IN), access.value)
+    return page(message_page_html(title, message, sign_in_link=access is Access.SIGN_IN), access.value)
 
 
 def install_share_routes(app: FastAPI, engine: AsyncEngine, public_links: bool, anonymous: bool) -> None:
@@ -54,17 +54,18 @@ def install_share_routes(app: FastAPI, engine: AsyncEngine, public_links: bool, 
         viewer = signed_in_user(request)
         access = view_access(link, viewer, public_links or anonymous)
         if access is not Access.ALLOWED or link is None:
-            return _refusal(access)
+            return refusal(access)
         revoke_url = f"/answers/{link.token}/revoke" if viewer == link.author else None
-        return _page(share_page_html(link.view, shared_by=link.author, created_at=link.created_at, revoke_url=revoke_url))
+        return page(share_page_html(link.view, shared_by=link.author, created_at=link.created_at, revoke_url=revoke_url,
+                                    token=link.token))
 
     async def revoke_answer(token: str, request: Request) -> Response:
         viewer = signed_in_user(request)
         if viewer is None:
-            return _refusal(Access.SIGN_IN)
+            return refusal(Access.SIGN_IN)
         access = await revoke_link(engine, token, viewer)
         if access is not Access.ALLOWED:
-            return _refusal(access)
+            return refusal(access)
         return RedirectResponse(f"/answers/{token}", status_code=303)
 
     # `:path` so that anything under /answers/ (encoded slashes, traversal attempts) gets our 404, not the SPA.

@@ -53,7 +53,7 @@ _STYLE = """
 </style>
 """
 
-# Hover, click-to-focus and the path/neighbourhood toggle; reads the nodes' own fields and writes text with
+# Hover, click-to-focus (which also asks the page around for the node's source) and the path/neighbourhood toggle; reads the nodes' own fields and writes text with
 # textContent only.
 _SCRIPT = """
 <script>
@@ -75,6 +75,8 @@ _SCRIPT = """
     if (p.nodes.length) {
       network.selectNodes([p.nodes[0]]);
       network.focus(p.nodes[0], {scale: 1.3, animation: {duration: 400}});
+      // The page around the frame opens the unit's source; the frame's opaque origin cannot name a target.
+      if (window.parent !== window) { window.parent.postMessage({citewalk: "source", unit: String(p.nodes[0])}, "*"); }
     } else {
       network.fit({animation: {duration: 400}});
     }

@@ -1,8 +1,12 @@
 """The read-only page behind an answer permalink: question, answer, rule cards, chain and the graph."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from urllib.parse import urlencode
+
 from core.render.chain import chain_segments
 from core.render.graph_html import graph_html
+from core.render.source_view import SourceView
 from core.render.templating import render
 from core.render.view import AnswerView
 
@@ -14,11 +18,26 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-def share_page_html(view: AnswerView, *, shared_by: str, created_at: str, revoke_url: str | None = None) -> str:
+def share_page_html(view: AnswerView, *, shared_by: str, created_at: str, revoke_url: str | None = None,
+                    token: str = "") -> str:
     return render(
         "share_page.html.j2", view=view, segments=chain_segments(view.chain, view.labels), graph=graph_html(view),
-        shared_by=shared_by, created_at=created_at, revoke_url=revoke_url,
+        shared_by=shared_by, created_at=created_at, revoke_url=revoke_url, token=token,
+        source_href=_source_href(token), source_base=f"/answers/{token}/source?unit=",
     )
+
+
+def _source_href(token: str) -> Callable[[str], str]:
+    return lambda unit_id: f"/answers/{token}/source?{urlencode({'unit': unit_id})}"
+
+
+def source_page_html(view: SourceView | None, *, token: str, question: str, problem: str = "",
+                     whole: bool = False) -> str:
+    """The permalink's read-only source view of one unit; `problem` says why none is shown."""
+    href = _source_href(token)
+    whole_href = href(view.unit_id) + ("" if whole else "&whole=1") if view else ""
+    return render("source_page.html.j2", view=view, token=token, question=question, problem=problem,
+                  href=href, whole_href=whole_href)
 
 
 def message_page_html(title: str, message: str, sign_in_link: bool = False) -> str:

@@ -11,12 +11,15 @@ from pydantic import BaseModel, Field
 
 from core.answer.models import AnswerEnvelope
 from core.domain import Edge
-from core.stores.queries import UnitRecord
+from core.render.history import HistoryView
+from core.stores.queries import DocumentRecord, UnitRecord
 
 
 class ClaimView(BaseModel):
     text: str
     paragraph: str | None = None
+    span: tuple[int, int] | None = Field(default=None, description="where an extractive claim sits in the unit text")
+    unit_id: str | None = Field(default=None, description="the sub-unit quoted, when not the rule's own unit")
 
 
 class RuleCardView(BaseModel):
@@ -25,6 +28,7 @@ class RuleCardView(BaseModel):
     document_title: str = ""
     claims: list[ClaimView] = Field(default_factory=list)
     text: str = Field(default="", description="the full provision text, shown collapsed")
+    history: HistoryView | None = Field(default=None, description="amendments and status, when any are recorded")
 
 
 class NodeView(BaseModel):
@@ -49,6 +53,8 @@ class AnswerView(BaseModel):
     labels: dict[str, str] = Field(default_factory=dict, description="unit id → label, for the chain line")
     nodes: list[NodeView] = Field(default_factory=list)
     edges: list[Edge] = Field(default_factory=list)
+    documents: list[DocumentRecord] = Field(default_factory=list, description="the cited documents and their ingest")
+    answered_at: str = ""
 
     @property
     def mode_line(self) -> str:
@@ -63,6 +69,9 @@ def build_view(
     units: Mapping[str, UnitRecord],
     document_titles: Mapping[str, str],
     edges: Iterable[Edge] = (),
+    histories: Mapping[str, HistoryView] | None = None,
+    documents: Mapping[str, DocumentRecord] | None = None,
+    answered_at: str = "",
 ) -> AnswerView:
     """Resolve ids to labels/text; the graph holds the evidence units plus every unit the answer names."""
     answer = envelope.answer
@@ -71,8 +80,9 @@ def build_view(
             unit_id=rule.unit_id,
             label=rule.label or _label(units, rule.unit_id),
             document_title=rule.document_title or _document_title(units, document_titles, rule.unit_id),
-            claims=[ClaimView(text=c.text, paragraph=c.paragraph) for c in rule.claims],
+            claims=[ClaimView(text=c.text, paragraph=c.paragraph, span=c.span, unit_id=c.unit_id) for c in rule.claims],
             text=units[rule.unit_id].text if rule.unit_id in units else "",
+            history=(histories or {}).get(rule.unit_id),
         )
         for rule in answer.rules
     ]
@@ -105,6 +115,8 @@ def build_view(
         labels={n.id: n.label for n in nodes},
         nodes=nodes,
         edges=graph_edges,
+        documents=_cited_documents(cards, units, documents or {}),
+        answered_at=answered_at,
     )
 
 
@@ -125,3 +137,10 @@ def _unique_edges(edges: Iterable[Edge], present: set[str]) -> list[Edge]:
         if edge.source in present and edge.target in present and key not in seen:
             seen[key] = Edge(source=edge.source, type=edge.type, target=edge.target)
     return list(seen.values())
+
+
+def _cited_documents(cards: list[RuleCardView], units: Mapping[str, UnitRecord],
+                     documents: Mapping[str, DocumentRecord]) -> list[DocumentRecord]:
+    """The documents of the rules the answer cites, in the order the cards name them."""
+    ids = dict.fromkeys(units[c.unit_id].document_id for c in cards if c.unit_id in units)
+    return [documents[d] for d in ids if d in documents]

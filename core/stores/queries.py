@@ -361,3 +361,106 @@ def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[
         }
         externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
     return {"units": units, "edges": edges, "externals": {"External": externals}}
+
+
+class LinkedUnit(BaseModel):
+    """A unit at the other end of a citation edge, as a source view links to it."""
+
+    id: str
+    label: str = ""
+    type: str
+    document_id: str = ""
+    document_title: str = ""
+
+
+class DocumentRecord(BaseModel):
+    id: str
+    title: str = ""
+    source_path: str = ""
+    ingested_at: str = ""
+    corpus: str = ""
+
+
+class SourceContext(BaseModel):
+    """One unit in its document: the units above and below it in document order, the document's size,
+    and the units it cites and is cited by (all stored, none pending)."""
+
+    unit: UnitRecord
+    metadata: dict[str, str] = Field(default_factory=dict)
+    document: DocumentRecord | None = None
+    headings: list[UnitRecord] = Field(default_factory=list, description="the units containing it, top down")
+    above: list[UnitRecord] = Field(default_factory=list, description="nearest first reversed: document order")
+    below: list[UnitRecord] = Field(default_factory=list)
+    hidden_above: int = 0
+    hidden_below: int = 0
+    cites: list[LinkedUnit] = Field(default_factory=list)
+    cited_by: list[LinkedUnit] = Field(default_factory=list)
+
+
+_CITATION_TYPES = "|".join(t.value for t in CITATION_EDGE_TYPES)
+_UNIT_MAP = "{.id, .label, .title, .text, .document_id, .type, .status, .tier, .parent_id, .corpus}"
+
+
+def _links_query(arrow: str, name: str) -> str:
+    """A subquery collecting the stored units at the other end of the unit's citation edges (`arrow` is one of
+    two fixed patterns), nearest document first, each with its document's title."""
+    return (
+        "CALL (u) { OPTIONAL MATCH " + arrow + " WHERE n.pending IS NULL "
+        "OPTIONAL MATCH (nd:Document {id: n.document_id}) WITH r, n, nd ORDER BY n.document_id, n.order "
+        "RETURN collect(DISTINCT {id: n.id, label: n.label, type: type(r), document_id: n.document_id, "
+        "document_title: nd.title})[..$links] AS " + name + " } "
+    )
+
+
+def source_context(driver: Driver, database: str, unit_id: str, above: int, below: int,
+                   link_limit: int = 60) -> SourceContext | None:
+    """The unit with `above`/`below` neighbours of its document (by stored order), the headings above it
+    (CONTAINS) and its citation links, in one round trip; None when the unit is not stored."""
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {id: $id}) WHERE u.pending IS NULL "
+        "OPTIONAL MATCH (d:Document {id: u.document_id}) "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.order < u.order AND n.pending IS NULL "
+        "WITH n ORDER BY n.order DESC LIMIT $above RETURN collect(n " + _UNIT_MAP + ") AS above } "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.order > u.order AND n.pending IS NULL "
+        "WITH n ORDER BY n.order LIMIT $below RETURN collect(n " + _UNIT_MAP + ") AS below } "
+        "CALL (u) { MATCH (n:Unit {document_id: u.document_id}) WHERE n.pending IS NULL "
+        "RETURN count(CASE WHEN n.order < u.order THEN 1 END) AS ups, count(CASE WHEN n.order > u.order THEN 1 END) AS downs } "
+        "CALL (u) { OPTIONAL MATCH p = (:Unit)-[:CONTAINS*1..10]->(u) WITH p ORDER BY length(p) DESC LIMIT 1 "
+        "RETURN CASE WHEN p IS NULL THEN [] ELSE [a IN nodes(p)[..-1] | a " + _UNIT_MAP + "] END AS heads } "
+        + _links_query("(u)-[r:" + _CITATION_TYPES + "]->(n:Unit)", "cites")
+        + _links_query("(u)<-[r:" + _CITATION_TYPES + "]-(n:Unit)", "cited_by")
+        + "RETURN u " + _UNIT_MAP + " AS unit, u.metadata AS metadata, "
+        "d {.id, .title, .source_path, .corpus, ingested_at: toString(d.ingested_at)} AS doc, heads, "
+        "above, below, ups, downs, cites, cited_by",
+        id=unit_id, above=max(0, int(above)), below=max(0, int(below)), links=int(link_limit),
+        database_=database, routing_=RoutingControl.READ,
+    )
+    if not records:
+        return None
+    row = records[0]
+    ups = [_record(r) for r in reversed(row["above"])]
+    downs = [_record(r) for r in row["below"]]
+    return SourceContext(
+        unit=_record(row["unit"]), metadata=_metadata(row["metadata"]),
+        document=DocumentRecord(**{k: v for k, v in row["doc"].items() if v is not None}) if row["doc"] else None,
+        headings=[_record(h) for h in row["heads"]],
+        above=ups, below=downs, hidden_above=row["ups"] - len(ups), hidden_below=row["downs"] - len(downs),
+        cites=_linked(row["cites"]), cited_by=_linked(row["cited_by"]),
+    )
+
+
+def _linked(rows: list[dict[str, Any]]) -> list[LinkedUnit]:
+    return [LinkedUnit(**{k: v for k, v in row.items() if v is not None}) for row in rows if row.get("id")]
+
+
+def document_records(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, DocumentRecord]:
+    """Title, source file and ingest time of each stored document (the export's provenance lines)."""
+    ids = sorted({d for d in document_ids if d})
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title, d.source_path AS source_path, "
+        "toString(d.ingested_at) AS ingested_at, d.corpus AS corpus",
+        ids=ids, database_=database, routing_=RoutingControl.READ,
+    )
+    return {r["id"]: DocumentRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in records}

@@ -1,0 +1,150 @@
+"""How fast "See the source" opens in the chat: click a rule card (or a cited-by link) → the source view of that
+unit painted, on the page's own clock, in Chromium against a running chat on a corpus.
+
+    python -m bench.source_view --corpus adgm --questions ../shared/bench/obliqa_dev.jsonl --limit 8 \
+        [--repeats 3] [--screenshot bench/results/screens/source-view-adgm.png] [--out bench/results/source_view_adgm.json]
+
+It starts the chat (`core.serve`, as `make app`) on the stores of this environment (CITEWALK_DATA_DIR, Neo4j
+ports), signs in with a throw-away admin, asks each question, then for each rule card: click → view (the side
+sheet opening included), Escape, `--repeats` times; and follows the first cited-by link of each view once.
+Times are the click event → the animation frame in which the source view of the clicked unit is in the page
+(performance.now), as tests/test_browser_chat.py times answers; Playwright's own polling is not in them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import statistics
+import tempfile
+from pathlib import Path
+
+from bench.report import print_and_save
+from bench.stats import percentile
+from core.settings import REPO_ROOT, get_settings
+from tests.app_process import app_env, running_app
+from tests.chat_page import CHROMIUM, LAUNCH_ARGS, ask, sign_in
+
+CARDS = '[data-testid="answer-cards"]'
+VIEW = '[data-testid="source-panel"] [data-testid="source-view"]'
+# Armed before each click: the click event's time, then the frame after the view of `unit` is in the page.
+CLOCK = """unit => {
+  const marks = window.__cwSource = {click: null, shown: null};
+  const sel = `[data-testid="source-panel"] [data-testid="source-view"][data-unit-id="${CSS.escape(unit)}"]`;
+  document.addEventListener("click", () => { if (marks.click === null) marks.click = performance.now(); },
+                            {capture: true, once: true});
+  const observer = new MutationObserver(() => {
+    if (document.querySelector(sel)) {
+      observer.disconnect();
+      requestAnimationFrame(() => { marks.shown = performance.now(); });
+    }
+  });
+  observer.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-unit-id"]});
+}"""
+
+
+# The /api/source request of the last click, from the page's resource timing: request start → response end.
+FETCH = """() => {
+  const entries = performance.getEntriesByType("resource").filter(e => e.name.endsWith("/api/source"));
+  performance.clearResourceTimings();
+  return entries.length ? entries[entries.length - 1].responseEnd - entries[entries.length - 1].startTime : null;
+}"""
+
+
+def _timed_click(page, locator, unit: str, fetches: list[float] | None = None) -> float:
+    page.evaluate(CLOCK, unit)
+    locator.click()
+    page.wait_for_function("() => window.__cwSource.shown !== null", timeout=30_000)
+    marks = page.evaluate("window.__cwSource")
+    fetched = page.evaluate(FETCH)
+    if fetches is not None and fetched is not None:
+        fetches.append(fetched)
+    return marks["shown"] - marks["click"]
+
+
+def close_source(page) -> None:
+    """Escape, then wait until the sheet and its fading overlay are gone (the overlay would take the next click)."""
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="source-panel"]').wait_for(state="detached", timeout=10_000)
+    page.wait_for_function("() => !document.querySelector('div.fixed.inset-0.z-50')", timeout=10_000)
+
+
+def measure(url: str, account: tuple[str, str], questions: list[str], repeats: int, screenshot: Path | None) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    opens: list[float] = []
+    moves: list[float] = []
+    first_opens: list[float] = []
+    fetches: list[float] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = browser.new_context(viewport={"width": 1360, "height": 1100}).new_page()
+        sign_in(page, url, account)
+        page.locator("#chat-input").wait_for(timeout=60_000)
+        for question in questions:
+            ask(page, question, finished=CARDS)
+            cards = page.locator(CARDS).last.locator(".rule-card")
+            for i in range(cards.count()):
+                card = cards.nth(i)
+                unit = card.get_attribute("data-unit-id") or ""
+                for r in range(repeats):
+                    took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                    opens.append(took)
+                    if r == 0:
+                        first_opens.append(took)
+                    if screenshot is not None and not screenshot.exists() and page.locator(f"{VIEW} mark").count():
+                        page.wait_for_timeout(300)
+                        screenshot.parent.mkdir(parents=True, exist_ok=True)
+                        page.screenshot(path=str(screenshot))
+                    if r == repeats - 1:
+                        link = page.locator(f'{VIEW} [data-testid="cited-by"] button.cw-link').first
+                        if link.count():
+                            moves.append(_timed_click(page, link, link.get_attribute("data-unit-id") or ""))
+                    close_source(page)
+        browser.close()
+
+    def summary(values: list[float]) -> dict:
+        if not values:
+            return {"n": 0}
+        return {"n": len(values), "p50_ms": round(statistics.median(values), 1),
+                "p95_ms": round(percentile(values, 95), 1), "max_ms": round(max(values), 1)}
+
+    return {"card_click_to_view": summary(opens), "first_click_per_card": summary(first_opens),
+            "cited_by_click_to_view": summary(moves), "all_clicks": summary(opens + moves),
+            "api_source_request": summary(fetches)}
+
+
+def _questions(path: Path, limit: int) -> list[str]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [row["question"] for row in rows[:limit]]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.source_view", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--questions", type=Path, required=True, help="a JSONL question file with a `question` field")
+    parser.add_argument("--limit", type=int, default=8)
+    parser.add_argument("--repeats", type=int, default=3, help="clicks on each card (the first one is reported apart)")
+    parser.add_argument("--screenshot", type=Path, default=None, help="a screenshot of the first view with marks")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    settings = get_settings().model_copy(update={"default_corpus": args.corpus})
+    account = ("bench@example.org", secrets.token_urlsafe(12))
+    env = app_env(settings, {}, account)
+    env["CITEWALK_DEFAULT_CORPUS"] = args.corpus
+    questions = _questions(args.questions, args.limit)
+    if args.screenshot is not None:
+        args.screenshot.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory() as logs, running_app(env, Path(logs) / "chainlit.log", timeout_s=300) as url:
+        figures = measure(url, account, questions, args.repeats, args.screenshot)
+    result = {"corpus": args.corpus, "questions": len(questions), "question_file": args.questions.name,
+              "repeats": args.repeats, **figures,
+              "note": "click event → animation frame with the clicked unit's source view in the page (performance.now); "
+                      "card clicks open the side sheet, cited-by clicks move it; chat, Neo4j and Chromium on one machine"}
+    print_and_save(result, args.out)
+    if args.screenshot is not None:
+        print(f"screenshot: {args.screenshot.relative_to(REPO_ROOT) if args.screenshot.is_relative_to(REPO_ROOT) else args.screenshot}")
+
+
+if __name__ == "__main__":
+    main()

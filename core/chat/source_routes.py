@@ -1,0 +1,103 @@
+""""See the source" and "Export" over HTTP, for the chat's cards, the permalink page and API clients.
+
+- `POST /api/source`: a unit in its document (core.render.source_view) as JSON, the answer's quotes marked;
+- `GET /api/answers/<message id>/export?format=md|docx`: an answer of one's own chats, as a file;
+- `GET /answers/<token>/source?unit=<id>` and `GET /answers/<token>/export?format=…`: the same, read-only, for
+  whoever may read the permalink (its snapshot gives the quotes and the export).
+
+Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink pages follow the link's rules.
+"""
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import quote as url_quote
+
+from chainlit.auth import get_current_user
+from chainlit.user import PersistedUser, User
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from core.chat.share_routes import SECURITY_HEADERS, page, refusal, routes_first, signed_in_user
+from core.chat.stored_views import stored_view
+from core.render.export import render_export
+from core.render.highlight import Quote
+from core.render.share_page import source_page_html
+from core.render.source_view import NEIGHBOURS, WHOLE_DOCUMENT, SourceView, answer_quotes, read_source_view
+from core.render.view import AnswerView
+from core.settings import Settings
+from core.sharing import Access, get_link, view_access
+from core.stores.graph_reader import reader_for
+
+MAX_QUOTES = 200
+
+
+class SourceRequest(BaseModel):
+    unit_id: str = Field(min_length=1, max_length=2_000)
+    quotes: list[Quote] = Field(default_factory=list, max_length=MAX_QUOTES)
+    above: int = Field(default=NEIGHBOURS, ge=0, le=WHOLE_DOCUMENT)
+    below: int = Field(default=NEIGHBOURS, ge=0, le=WHOLE_DOCUMENT)
+
+
+def download(view: AnswerView, answer_id: str, fmt: str) -> Response:
+    try:
+        body, media_type, name = render_export(view, answer_id, fmt)
+    except ValueError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from exc
+    headers = {**SECURITY_HEADERS, "Content-Disposition": f"attachment; filename=\"{name}\"; filename*=UTF-8''{url_quote(name)}"}
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, public_links: bool) -> None:
+    graph = reader_for(settings)
+
+    async def read(unit_id: str, quotes: list[Quote], above: int, below: int) -> SourceView:
+        view, problem = await asyncio.to_thread(
+            graph.call, lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below), None)
+        if problem:
+            raise HTTPException(status_code=503, detail=problem)
+        if view is None:
+            raise HTTPException(status_code=404, detail="this provision is not in the stored corpus (re-ingested or removed)")
+        return view
+
+    async def source(body: SourceRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> SourceView:
+        return await read(body.unit_id, body.quotes, body.above, body.below)
+
+    async def export_answer(message_id: str, format: str = "docx",
+                            user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
+        found = await stored_view(engine, message_id, user.identifier if user else None)
+        if found.view is None:
+            raise HTTPException(status_code=404, detail=f"this answer cannot be exported: {found.reason}")
+        return download(found.view, message_id, format)
+
+    async def shared(token: str, request: Request) -> AnswerView | HTMLResponse:
+        link = await get_link(engine, token)
+        access = view_access(link, signed_in_user(request), public_links)
+        if access is not Access.ALLOWED or link is None:
+            return refusal(access)
+        return link.view
+
+    async def shared_source(token: str, request: Request, unit: str = "", whole: bool = False) -> Response:
+        view = await shared(token, request)
+        if isinstance(view, HTMLResponse):
+            return view
+        span = WHOLE_DOCUMENT if whole else NEIGHBOURS
+        try:
+            found = await read(unit[:2_000], answer_quotes(view), span, span)
+        except HTTPException as exc:
+            return page(source_page_html(None, token=token, problem=str(exc.detail), question=view.question), exc.status_code)
+        return page(source_page_html(found, token=token, question=view.question, whole=whole))
+
+    async def shared_export(token: str, request: Request, format: str = "docx") -> Response:
+        view = await shared(token, request)
+        if isinstance(view, HTMLResponse):
+            return view
+        link = await get_link(engine, token)
+        return download(view, link.message_id if link else token, format)
+
+    app.add_api_route("/api/source", source, methods=["POST"], response_model=SourceView)
+    app.add_api_route("/api/answers/{message_id}/export", export_answer, methods=["GET"])
+    app.add_api_route("/answers/{token}/source", shared_source, methods=["GET"], response_class=HTMLResponse)
+    app.add_api_route("/answers/{token}/export", shared_export, methods=["GET"])
+    routes_first(app, 4)

@@ -1,0 +1,105 @@
+"""A provision in its document, for the "See the source" view: the document's title, the headings down to the
+unit, its neighbours above and below with the answer's quoted words marked, the units it cites and is cited
+by, where it sits in the source file, and its history and status from current law.
+
+Read through core.stores.queries (parameterised Cypher); rendered by the chat's AnswerCards element (React,
+text only) and by the permalink's source page (Jinja, autoescaped), so nothing here is markup.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from neo4j import Driver
+from pydantic import BaseModel, Field
+
+from core.render.chain import edge_word
+from core.render.highlight import Quote, Segment, segments
+from core.render.history import HistoryView, read_history
+from core.render.source_location import SourceLocation, locate
+from core.render.view import AnswerView
+from core.stores.queries import LinkedUnit, UnitRecord, source_context
+
+NEIGHBOURS = 3
+WHOLE_DOCUMENT = 2000
+
+
+class SourceUnitView(BaseModel):
+    id: str
+    label: str
+    title: str = ""
+    target: bool = False
+    segments: list[Segment] = Field(default_factory=list)
+    marked: bool = False
+
+
+class LinkView(BaseModel):
+    id: str
+    label: str
+    relation: str = Field(description="the edge in words: 'references', 'defines', 'amends' …")
+    document_title: str = ""
+
+
+class SourceView(BaseModel):
+    unit_id: str
+    label: str
+    corpus: str = ""
+    status: str = "in_force"
+    document_id: str = ""
+    document_title: str = ""
+    ingested_at: str = ""
+    headings: list[str] = Field(default_factory=list, description="the path of headings from the top down")
+    units: list[SourceUnitView] = Field(default_factory=list, description="document order, the unit among them")
+    hidden_above: int = 0
+    hidden_below: int = 0
+    cites: list[LinkView] = Field(default_factory=list)
+    cited_by: list[LinkView] = Field(default_factory=list)
+    location: SourceLocation = Field(default_factory=SourceLocation)
+    history: HistoryView | None = None
+    quotes_found: bool = Field(default=False, description="whether any quoted words were found in the units shown")
+
+
+def _heading(unit: UnitRecord) -> str:
+    if unit.title and unit.label and unit.title not in unit.label:
+        return f"{unit.label} {unit.title}"
+    return unit.label or unit.title or unit.id
+
+
+def _links(links: Sequence[LinkedUnit]) -> list[LinkView]:
+    return [LinkView(id=link.id, label=link.label or link.id, relation=edge_word(link.type),
+                     document_title=link.document_title) for link in links]
+
+
+def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequence[Quote] = (),
+                     above: int = NEIGHBOURS, below: int = NEIGHBOURS) -> SourceView | None:
+    """None when the unit is not (or no longer) stored. Each quote marks the unit it names (the viewed one
+    when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there."""
+    context = source_context(driver, database, unit_id, above, below)
+    if context is None:
+        return None
+    unit = context.unit
+    by_unit: dict[str, list[Quote]] = {}
+    for quote in quotes:
+        by_unit.setdefault(quote.unit_id or unit.id, []).append(quote)
+    shown = [*context.above, unit, *context.below]
+    units = []
+    for record in shown:
+        parts = segments(record.text, by_unit.get(record.id, ()))
+        units.append(SourceUnitView(id=record.id, label=record.label or record.id, title=record.title,
+                                    target=record.id == unit.id, segments=parts, marked=any(p.mark for p in parts)))
+    document = context.document
+    return SourceView(
+        unit_id=unit.id, label=unit.label or unit.id, corpus=unit.corpus, status=unit.status,
+        document_id=unit.document_id, document_title=document.title if document else unit.document_id,
+        ingested_at=document.ingested_at if document else "",
+        headings=[_heading(a) for a in context.headings],
+        units=units, hidden_above=context.hidden_above, hidden_below=context.hidden_below,
+        cites=_links(context.cites), cited_by=_links(context.cited_by),
+        location=locate(document.source_path if document else "", unit.text, context.metadata),
+        history=read_history(driver, database, unit.id, unit.text), quotes_found=any(u.marked for u in units),
+    )
+
+
+def answer_quotes(view: AnswerView) -> list[Quote]:
+    """Every claim of an answer as a quote of the unit it quotes (a sub-unit, or its rule's own unit)."""
+    return [Quote(text=claim.text, span=claim.span, unit_id=claim.unit_id or card.unit_id)
+            for card in view.cards for claim in card.claims]

@@ -1,0 +1,156 @@
+"""See the source and Export in a real browser (Debian's Chromium via Playwright), on the HIPAA chat: a rule card
+opens its provision in a side view at the unit with the quoted words marked; a cited-by link moves the view (to an
+amended article full of markup, whose history shows and whose markup stays text); a graph node opens its source;
+Export downloads a DOCX holding every claim and citation, and a Markdown file; the permalink page does the same,
+read-only. No request leaves the app's origin."""
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from bench.source_view import close_source
+from core.settings import Settings
+from tests.app_process import app_env, running_app
+from tests.chat_page import ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, share_last_answer, sign_in
+from tests.render_support import HOSTILE
+from tests.source_support import AMENDED, NEW_TEXT, remove_amended_pair, write_amended_pair
+from tests.test_browser_chat import ADMIN, READER, SCREENS, OriginGuard, guarded_page
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
+
+PANEL = '[data-testid="source-panel"]'
+VIEW = PANEL + ' [data-testid="source-view"]'
+
+
+@pytest.fixture(scope="module")
+def app_url(test_settings: Settings, neo4j_driver, hipaa_corpus, tmp_path_factory) -> Iterator[str]:
+    env = app_env(test_settings, {READER[0]: READER[1]}, ADMIN)
+    with running_app(env, tmp_path_factory.mktemp("app") / "chainlit.log") as url:
+        yield url
+    remove_amended_pair(neo4j_driver, test_settings.neo4j_database)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _docx_text(data: bytes) -> str:
+    from docx import Document
+
+    return "\n".join(p.text for p in Document(io.BytesIO(data)).paragraphs)
+
+
+def _download(page, selector: str) -> bytes:
+    with page.expect_download(timeout=30_000) as info:
+        page.locator(selector).last.click()
+    path = info.value.path()
+    assert path is not None
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _open_graph_node(page, unit_id: str) -> None:
+    """Clicks the node of `unit_id` in the answer's graph canvas (vis draws nodes on a canvas: no DOM to click)."""
+    frame = page.locator("iframe.citation-graph-frame").last.element_handle().content_frame()
+    frame.wait_for_selector("body[data-graph-ready='1']", timeout=60_000)
+    x, y = frame.evaluate("id => { const p = network.canvasToDOM(network.getPositions([id])[id]); return [p.x, p.y]; }",
+                          unit_id)
+    frame.locator("#mynetwork canvas").click(position={"x": x, "y": y})
+
+
+def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_settings: Settings, neo4j_driver):
+    from playwright.sync_api import sync_playwright
+
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        guard = OriginGuard(app_url)
+        page = guarded_page(browser, guard, viewport={"width": 1360, "height": 1100})
+        dialogs: list[str] = []
+
+        def refuse(dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", refuse)
+        sign_in(page, app_url, ADMIN)
+        starter = page.locator('[id^="starter-"]').first
+        starter.wait_for(timeout=60_000)
+        starter.click()
+        card = page.locator('[data-testid="answer-cards"] .rule-card').first
+        card.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.locator("iframe.citation-graph-frame").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        unit_id = card.get_attribute("data-unit-id")
+        claims = [_words(t) for t in card.locator("li").all_inner_texts()]
+        write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
+
+        # The card opens the side view at its unit, the quoted words marked there.
+        card.locator(".rule-label").click()
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        target = page.locator(f'{VIEW} .cw-unit.target')
+        assert target.get_attribute("data-unit-id") == unit_id
+        marks = [_words(m) for m in target.locator("mark.cw-mark").all_inner_texts()]
+        assert marks and all(any(m in c for c in claims) for m in marks), (marks, claims)
+        assert page.locator(f"{VIEW} .cw-headings").inner_text().strip()
+        assert re.search(r"lines? \d+", page.locator(f"{VIEW} .cw-lines").inner_text())
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(SCREENS / "source-view-hipaa.png"))
+
+        # A cited-by link moves the view: to the amended article, whose history and current words show.
+        page.locator(f'{VIEW} [data-testid="cited-by"] button.cw-link[data-unit-id="{AMENDED}"]').click()
+        page.locator(f'{VIEW}[data-unit-id="{AMENDED}"]').wait_for(timeout=10_000)
+        history = page.locator(f'{VIEW} [data-testid="history"]')
+        assert "Superseded: the current words are in Amending Act Art 1." in history.inner_text()
+        assert "Replaced by Amending Act Art 1, in force 2024-07-01" in history.inner_text()
+        assert NEW_TEXT in history.locator(".cw-current").inner_text()
+        amended_text = page.locator(f"{VIEW} .cw-unit.target .cw-text").inner_text()
+        assert HOSTILE.split(" ")[0] in amended_text  # the markup is shown as the words it is
+        assert page.locator(f"{PANEL} img, {PANEL} iframe, {PANEL} script").count() == 0 and dialogs == []
+        page.screenshot(path=str(SCREENS / "source-view-amended.png"))
+        page.locator(f"{PANEL} button.cw-back").click()
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        close_source(page)
+
+        # A node of the answer's graph opens its source too.
+        _open_graph_node(page, unit_id)
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        close_source(page)
+
+        # Export: a DOCX holding every claim and citation, and a Markdown file.
+        labels = page.locator('[data-testid="answer-cards"]').first.locator(".rule-label").all_inner_texts()
+        all_claims = [_words(t) for t in page.locator('[data-testid="answer-cards"]').first.locator(".rule-card li").all_inner_texts()]
+        docx = _words(_docx_text(_download(page, '[data-testid="export"] a.export-docx')))
+        for expected in [*labels, *all_claims]:
+            assert _words(expected) in docx, expected
+        markdown = _download(page, '[data-testid="export"] a.export-md').decode("utf-8")
+        plain = _words(re.sub(r"\\(.)", r"\1", markdown))
+        for expected in [*labels, *all_claims]:
+            assert _words(expected) in plain, expected
+        assert "Answer id:" in plain and "ingested" in plain
+
+        # The permalink, read-only: a card's source page, a cited-by link, and the exports.
+        link = share_last_answer(page)
+        shared = guarded_page(browser, guard, viewport={"width": 1200, "height": 1100})
+        sign_in(shared, app_url, READER)
+        shared.goto(link)
+        shared.locator(".rule-card a.see-source").first.click()
+        shared.locator(f'[data-testid="source-view"][data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        assert shared.locator(".unit.target mark").count() >= 1
+        shared.locator(f'.links a.source-link[data-unit-id="{AMENDED}"]').click()
+        shared.locator(f'[data-testid="source-view"][data-unit-id="{AMENDED}"]').wait_for(timeout=10_000)
+        assert "Superseded" in shared.locator(".history").inner_text()
+        shared.goto(link)
+        assert "Answer id:" in _docx_text(_download(shared, "a.export-docx"))
+        export_md = _download(shared, "a.export-md").decode("utf-8")
+        from markdown_it import MarkdownIt
+
+        shown = guarded_page(browser, guard, viewport={"width": 900, "height": 1100})
+        shown.set_content("<!doctype html><meta charset='utf-8'><body style='font:15px/1.5 system-ui;max-width:820px;"
+                          "margin:24px auto'>" + MarkdownIt("commonmark").render(export_md))
+        shown.screenshot(path=str(SCREENS / "export-markdown.png"), full_page=True)
+        browser.close()
+    assert dialogs == []
+    assert guard.outside == [], f"requests outside the app's origin: {guard.outside[:5]}"

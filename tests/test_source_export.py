@@ -1,0 +1,148 @@
+"""See the source and Export without a server: quoted words marked, positions in source files, history lines,
+the audit-file export (Markdown and DOCX read back with python-docx), and hostile text kept as text."""
+from __future__ import annotations
+
+import html
+import io
+import re
+
+from markdown_it import MarkdownIt
+
+from core.current_law import AmendmentEvent, CurrentLaw
+from core.render.export import answer_export, export_docx, export_markdown, render_export
+from core.render.highlight import Quote, quote_spans, segments
+from core.render.history import HistoryEventView, HistoryView, history_view
+from core.render.share_page import source_page_html
+from core.render.source_location import locate
+from core.render.source_view import SourceUnitView, SourceView, answer_quotes
+from core.stores.queries import DocumentRecord
+from tests.render_support import HOSTILE, hostile_view
+
+TEXT = "A covered entity must obtain an authorization.\nThe authorization must be in writing; it must be signed."
+
+
+def docx_text(data: bytes) -> str:
+    from docx import Document
+
+    return "\n".join(p.text for p in Document(io.BytesIO(data)).paragraphs)
+
+
+def test_span_marks_the_quoted_words_and_text_is_kept_whole():
+    parts = segments(TEXT, [Quote(text="must obtain an authorization", span=(18, 46))])
+    assert "".join(p.text for p in parts) == TEXT
+    assert [p.text for p in parts if p.mark] == ["must obtain an authorization"]
+
+
+def test_quote_found_across_whitespace_and_case_and_by_sentence():
+    start = TEXT.index("authorization.\nThe")
+    assert quote_spans(TEXT, [Quote(text="AUTHORIZATION.  The authorization")]) == [(start, start + 32)]
+    # A model's claim joining two sentences the text does not hold together: each sentence is marked.
+    spans = quote_spans(TEXT, [Quote(text="A covered entity must obtain an authorization. It must be signed in ink.")])
+    assert [TEXT[a:b] for a, b in spans] == ["A covered entity must obtain an authorization."]
+    assert quote_spans(TEXT, [Quote(text="nothing of the sort appears here at all")]) == []
+
+
+def test_a_wrong_span_falls_back_to_finding_the_words():
+    assert quote_spans(TEXT, [Quote(text="in writing", span=(0, 10))]) == [(TEXT.index("in writing"), TEXT.index("in writing") + 10)]
+
+
+def test_overlapping_quotes_merge():
+    spans = quote_spans(TEXT, [Quote(text="must obtain an"), Quote(text="an authorization")])
+    assert [TEXT[a:b] for a, b in spans] == ["must obtain an authorization"]
+
+
+def test_line_numbers_in_markdown_despite_marks_and_wrapping(tmp_path):
+    source = tmp_path / "act.md"
+    source.write_text("# Act\n\n## Article 2\n\n**①** A covered *entity* must\nobtain an\\. authorization.\n\nNext.\n")
+    where = locate(str(source), "① A covered entity must obtain an. authorization.")
+    assert (where.kind, where.first_line, where.last_line, where.line) == ("text", 5, 6, "lines 5–6")
+    assert locate(str(source), "words that are not there").first_line is None
+    assert locate(str(tmp_path / "gone.md"), "A covered").first_line is None
+
+
+def test_pdf_page_and_html_url(tmp_path):
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    pdf = tmp_path / "blank.pdf"
+    with pdf.open("wb") as out:
+        writer.write(out)
+    assert locate(str(pdf), "anything").kind == "pdf"  # no text layer: a PDF without a page number, not an error
+    web = locate("/data/page.html", "x", {"source_url": "https://example.org/reg#p1"})
+    assert (web.kind, web.url) == ("html", "https://example.org/reg#p1")
+    assert locate("/data/page.html", "x", {"source_url": "javascript:alert(1)"}).url is None
+
+
+def test_history_headlines():
+    law = CurrentLaw(unit_id="u", label="Art 3", status="repealed", repealed_by="Act 9", repealed_on="2024-01-01",
+                     events=[AmendmentEvent(action="repealed", date="2024-01-01", by="Act 9")])
+    view = history_view(law)
+    assert view is not None and view.repealed
+    assert view.headline == "Repealed by Act 9 on 2024-01-01: this text is no longer current law."
+    assert view.events[0].line == "Repealed by Act 9, in force 2024-01-01"
+    newer = CurrentLaw(unit_id="u", events=[AmendmentEvent(action="replaced", by="Art 1 of Act 9", source_id="n")],
+                       latest_id="n")
+    superseded = history_view(newer, {"n": ("Act 9 Art 1", "new words")}, quoted_text="old words")
+    assert superseded is not None and superseded.current_text == "new words"
+    assert superseded.headline == "Superseded: the current words are in Act 9 Art 1."
+    assert history_view(CurrentLaw(unit_id="u")) is None
+
+
+def test_answer_quotes_name_the_unit_each_claim_quotes():
+    view = hostile_view()
+    view.cards[0].claims[0].unit_id = "u1/a"
+    quotes = answer_quotes(view)
+    assert [(q.unit_id, q.text) for q in quotes] == [("u1/a", f"claim {HOSTILE}")]
+
+
+def _exported_view():
+    view = hostile_view()
+    view.cards[0].history = HistoryView(status="repealed", repealed=True, repealed_by=f"R {HOSTILE}",
+                                        events=[HistoryEventView(action="repealed", by="R")])
+    view.documents = [DocumentRecord(id="d1", title=f"D {HOSTILE}", source_path="/x/act.md", ingested_at="2026-12-01T10:00:00Z")]
+    view.answered_at = "2026-12-02 10:00:00 UTC"
+    return view
+
+
+def test_markdown_export_holds_everything_and_renders_markup_as_text():
+    text = export_markdown(answer_export(_exported_view(), "msg-1"))
+    rendered = MarkdownIt("commonmark").render(text)
+    assert "<script" not in rendered and "<img" not in rendered and 'href="javascript' not in rendered
+    plain = html.unescape(re.sub(r"<[^>]+>", "", rendered))
+    for expected in (f"Q {HOSTILE}", f"A {HOSTILE}", f"claim {HOSTILE}", f"L {HOSTILE}", "(a)", "msg-1", "hipaa",
+                     "2026-12-02 10:00:00 UTC", "act.md", "ingested 2026-12-01T10:00:00Z", "Repealed by R",
+                     "—references→"):
+        assert expected in plain, expected
+
+
+def test_docx_export_holds_every_claim_and_citation_as_plain_text():
+    view = _exported_view()
+    view.cards[0].claims[0].text += " \x0b\x00control"  # characters XML cannot carry are dropped, not fatal
+    body, media, name = render_export(view, "msg-1", "docx")
+    assert media.endswith("wordprocessingml.document") and name == "citewalk-answer-msg-1.docx"
+    text = docx_text(body)
+    for expected in (f"Q {HOSTILE}", f"A {HOSTILE}", f"claim {HOSTILE} control", f"L {HOSTILE}", "Answer id: msg-1",
+                     "Corpus: hipaa", "Answered: 2026-12-02 10:00:00 UTC", f"D {HOSTILE}", "—references→ U2"):
+        assert expected in text, expected
+    assert docx_text(export_docx(answer_export(hostile_view(), "x"))).count("claim") == 1
+
+
+def test_unknown_export_format_is_refused_by_name():
+    try:
+        render_export(hostile_view(), "m", "pdf")
+    except ValueError as exc:
+        assert "choose md or docx" in str(exc)
+    else:
+        raise AssertionError("pdf accepted")
+
+
+def test_source_page_escapes_document_text():
+    view = SourceView(unit_id="u1", label=f"L {HOSTILE}", document_title=f"D {HOSTILE}", headings=[f"H {HOSTILE}"],
+                      units=[SourceUnitView(id="u1", label=f"L {HOSTILE}", target=True,
+                                            segments=segments(f"before {HOSTILE} after", [Quote(text=HOSTILE)]))],
+                      history=HistoryView(status="repealed", repealed=True, repealed_by=HOSTILE))
+    page = source_page_html(view, token="T" * 32, question=f"Q {HOSTILE}")
+    assert "<script" not in page and 'onerror="' not in page and 'href="javascript:' not in page
+    assert f"<mark>{html.escape(HOSTILE)}</mark>" in page
+    assert "/answers/TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT" in page
