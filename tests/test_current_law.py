@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from core.current_law import Incoming, read, read_parsed
-from core.domain import Edge, EdgeType
+from core.domain import Edge, EdgeType, StoreError
 from ingest.graph import CorpusGraph, build_graph
 from tests.eu_texts import ACT, AMENDED, UK_NOTES
 from tests.test_vi_codification import CODIFICATION
@@ -267,5 +269,9 @@ def test_answer_caveats_name_a_repeal_and_newer_words_but_not_plain_history(tmp_
     untyped = SimpleNamespace(current_law=lambda _: read("r/1", "R 1", "in_force", {},
                                                          [Incoming(source_id="r/a1", type="REPLACES")], chain))
     assert caveats(untyped, ["r/1"]) == []  # an edge typed by near words says nothing about current law
-    broken = SimpleNamespace(current_law=lambda _: 1 / 0)
-    assert caveats(broken, ["x"]) == []
+    def unreachable(_: str) -> None:
+        raise StoreError("graph down")
+
+    assert caveats(SimpleNamespace(current_law=unreachable), ["x"]) == []  # a store fault: no caveat, the notice says it
+    with pytest.raises(ZeroDivisionError):  # a bug is not a store fault: it is not swallowed
+        caveats(SimpleNamespace(current_law=lambda _: 1 / 0), ["x"])

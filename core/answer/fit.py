@@ -14,6 +14,7 @@ only when the chosen provision plainly misses:
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,9 +26,10 @@ from core.answer.quotes import is_lead_in
 from core.answer.selection import Scorer, unit_tokens
 from core.answer.signals import Signals
 from core.answer.terms import terms_of
-from core.answer.tools import GRAPH_DOWN
-from core.domain import Edge
+from core.domain import Edge, StoreError
 from core.stores.queries import UnitRecord
+
+log = logging.getLogger("citewalk.answer")
 
 # A question term is deciding when at most this share of the evidence holds it and its weight is at least
 # DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
@@ -319,8 +321,13 @@ def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
         return Fitted(list(units))
     try:
         return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units)
-    except Exception:  # noqa: BLE001 — a graph failure leaves the chosen units as they were
-        deps.notice(GRAPH_DOWN)
+    except StoreError as exc:  # Neo4j went away: the chosen units stand as they were
+        deps.graph_failed(exc, "fitting the answer to what was asked")
+        return Fitted(list(units))
+    except Exception as exc:  # noqa: BLE001 — fitting only refines a choice already made: a bug must not lose it
+        log.exception("fitting the answer to what was asked failed on a bug")
+        deps.notice(f"The answer was not narrowed to what was asked: an internal error ({type(exc).__name__}: "
+                    f"{exc}) was logged; the provisions shown are the search's best match.")
         return Fitted(list(units))
 
 
