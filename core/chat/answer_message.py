@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import chainlit as cl
 
@@ -17,7 +18,7 @@ VIEW_METADATA_KEY = "citewalk_view"
 COPY_LINK_ACTION = "copy_link"
 
 
-def card_props(view: AnswerView) -> dict:
+def card_props(view: AnswerView) -> dict[str, Any]:
     return {
         "cards": [card.model_dump() for card in view.cards],
         "chain": chain_segments(view.chain, view.labels),
@@ -57,7 +58,8 @@ async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: b
     message.metadata = {**(message.metadata or {}), VIEW_METADATA_KEY: view.model_dump(mode="json")}
     await (message.update() if streamed else message.send())
     elements = await asyncio.to_thread(answer_elements, view)  # the graph's HTML is rendered by pyvis: not on the loop
-    message.elements, problems = await send_each(message.id, elements)
+    sent, problems = await send_each(message.id, elements)
+    message.elements = sent  # type: ignore[assignment]  # chainlit types Message.elements with an unbound TypeVar
     if problems:
         await add_notice(message, problems)
     return message

@@ -5,14 +5,14 @@ import time
 
 import numpy as np
 
-from core.retrieval.anchor import RuleAnchorExtractor, TopicAnchor, anchor_extractor
+from core.retrieval.anchor import LLMAnchorExtractor, RuleAnchorExtractor, TopicAnchor, anchor_extractor
 from core.retrieval.query import Query
 from core.settings import Settings
 
-_EXTRACTORS: dict[tuple[int, str], object] = {}
+_EXTRACTORS: dict[tuple[int, str], RuleAnchorExtractor | LLMAnchorExtractor] = {}
 
 
-def extractor_for(settings: Settings, query: Query):
+def extractor_for(settings: Settings, query: Query) -> RuleAnchorExtractor | LLMAnchorExtractor:
     """One extractor per corpus stores, seeded with the corpus's defined terms."""
     key = (id(query.stores), settings.llm_model)
     if key not in _EXTRACTORS:
