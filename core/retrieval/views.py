@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 
 import numpy as np
 
@@ -18,6 +19,8 @@ def extractor_for(settings: Settings, query: Query) -> RuleAnchorExtractor | LLM
     if key not in _EXTRACTORS:
         terms = [u.title or u.label for u in query.stores.units.values() if u.type == "definition"]
         _EXTRACTORS[key] = anchor_extractor(settings, terms)
+        # The entry goes with its stores: a reload frees the set it replaced, and a new one may reuse its address.
+        weakref.finalize(query.stores, _EXTRACTORS.pop, key, None)
     return _EXTRACTORS[key]
 
 
