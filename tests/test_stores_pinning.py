@@ -9,7 +9,11 @@ import weakref
 import numpy as np
 
 from core.answer.signals import Signals
+from core.retrieval import views
+from core.retrieval.base import RetrievalRequest
+from core.retrieval.query import Query
 from core.retrieval.stores import CorpusStores
+from core.retrieval.views import extractor_for
 from core.settings import get_settings
 from tests.support.corpus_stores import built_stores
 
@@ -46,3 +50,15 @@ def test_twenty_reloads_leave_memory_flat() -> None:
     assert [r for r in replaced if r() is not None] == []
     growth_mb = (sizes[-1] - sizes[0]) / 2**20
     assert growth_mb < 2, f"memory grew {growth_mb:.1f} MB over 20 reloads: {[round(s / 2**20) for s in sizes]}"
+
+
+def test_anchor_extractors_go_with_their_stores() -> None:
+    """The views' extractor cache was keyed by id(stores): it grew with every reload and, once a replaced set was
+    freed, a new set at the same address would have been given the old corpus's defined terms."""
+    settings = get_settings().model_copy(update={"llm_model": ""})
+    for n in range(20):
+        stores = _generation(n)
+        extractor_for(settings, Query(stores, RetrievalRequest(question="records", corpus="pinning")))
+        del stores
+        gc.collect()
+    assert len(views._EXTRACTORS) <= 1

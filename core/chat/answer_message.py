@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import chainlit as cl
 
@@ -17,7 +18,7 @@ VIEW_METADATA_KEY = "citewalk_view"
 COPY_LINK_ACTION = "copy_link"
 
 
-def card_props(view: AnswerView, answer_id: str) -> dict:
+def card_props(view: AnswerView, answer_id: str) -> dict[str, Any]:
     """`answerId` (the message's id) names the answer for its Export links and pairs the cards with the graph."""
     return {
         "cards": [card.model_dump(mode="json") for card in view.cards],
@@ -60,7 +61,8 @@ async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: b
     await (message.update() if streamed else message.send())
     # The graph's HTML is rendered by pyvis: not on the loop.
     elements = await asyncio.to_thread(answer_elements, view, message.id)
-    message.elements, problems = await send_each(message.id, elements)
+    sent, problems = await send_each(message.id, elements)
+    message.elements = sent  # type: ignore[assignment]  # chainlit types Message.elements with an unbound TypeVar
     if problems:
         await add_notice(message, problems)
     return message

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel, Field, ValidationError
@@ -41,7 +42,7 @@ class RatedAnswer(BaseModel):
     note: str = Field(default="", description="why the answer itself could not be read back, if it could not")
 
 
-def _rated(row: sa.Row) -> RatedAnswer:
+def _rated(row: sa.Row[*tuple[Any, ...]]) -> RatedAnswer:
     item = RatedAnswer(feedback_id=row.id, message_id=row.forId, thread_id=row.threadId, author=row.userIdentifier,
                        value=row.value, comment=row.comment or "", asked_at=row.createdAt or "")
     stored = json.loads(row.metadata) if isinstance(row.metadata, str) else (row.metadata or {})

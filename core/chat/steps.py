@@ -52,7 +52,7 @@ class StepPresenter:
         self.order = StepOrder()
         self.shown_at: dict[str, float] = {}
         self.lock = asyncio.Lock()
-        self.idle_timer: asyncio.Task | None = None
+        self.idle_timer: asyncio.Task[None] | None = None
         # Set once an extractive answer is on screen: the LLM's streamed text then needs its own heading.
         self.heading = ""
 

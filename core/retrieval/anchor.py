@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from core.settings import Settings
+
+if TYPE_CHECKING:  # types only: pydantic-ai is imported where an LLM anchor is made, as before
+    from pydantic_ai.models import Model
 
 log = logging.getLogger("citewalk.retrieval")
 
@@ -99,7 +103,7 @@ ANCHOR_INSTRUCTIONS = (
 class LLMAnchorExtractor:
     """pydantic-ai agent with a typed output; `model` may be any pydantic-ai Model (TestModel in tests)."""
 
-    def __init__(self, settings: Settings, model=None, fallback: RuleAnchorExtractor | None = None) -> None:
+    def __init__(self, settings: Settings, model: Model | None = None, fallback: RuleAnchorExtractor | None = None) -> None:
         from pydantic_ai import Agent
 
         self.settings = settings
@@ -121,7 +125,7 @@ class LLMAnchorExtractor:
             return self.fallback.extract(question)
 
 
-def _openai_model(settings: Settings):
+def _openai_model(settings: Settings) -> Model:
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 

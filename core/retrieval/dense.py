@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from core.retrieval.base import Provenance
 from core.retrieval.filters import Filters
@@ -9,11 +10,11 @@ from core.retrieval.method import CorpusRetriever, ProvenanceMap, Ranked
 from core.retrieval.query import Query
 
 
-def chroma_where(filters: Filters) -> dict | None:
+def chroma_where(filters: Filters) -> dict[str, Any] | None:
     """Narrowing filters as a Chroma metadata filter (values only; Chroma has no query language to inject
     into). Status is checked afterwards from the in-memory metadata: a `where` on every query triples
     Chroma's latency, and inactive units are rare."""
-    clauses: list[dict] = []
+    clauses: list[dict[str, Any]] = []
     if filters.document_ids:
         clauses.append({"document_id": {"$in": list(filters.document_ids)}})
     if filters.unit_types:
@@ -36,7 +37,7 @@ class DenseRetriever(CorpusRetriever):
         wanted = max(query.request.k, 100)
         vector = query.vector
         started = time.perf_counter()
-        collection = query.stores.collection
+        collection: Any = query.stores.collection  # a chromadb Collection (chromadb is imported where it is opened)
         got = collection.query(
             query_embeddings=[vector.tolist()], n_results=min(wanted * self.config.dense_windows, collection.count()),
             where=chroma_where(query.request.filters), include=["distances"],

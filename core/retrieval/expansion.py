@@ -4,6 +4,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+from neo4j import Driver
+
 from core.domain import Edge, EdgeType
 from core.retrieval.base import Provenance
 from core.retrieval.query import Query
@@ -20,7 +22,7 @@ def expand_groups(
     """Expand each (edge types, hops) group from the seeds; a unit keeps its shortest path; capped."""
     started = time.perf_counter()
 
-    def run(driver, database) -> list[Reached]:
+    def run(driver: Driver, database: str) -> list[Reached]:
         best: dict[str, Reached] = {}
         for types, hops in groups:
             if not types or hops <= 0:
@@ -31,7 +33,8 @@ def expand_groups(
         ordered = sorted(best.values(), key=lambda r: r.hops)
         return ordered[:node_cap]
 
-    reached, problem = query.stores.graph.call(run, [])
+    none_reached: list[Reached] = []
+    reached, problem = query.stores.graph.call(run, none_reached)
     if problem:
         query.degraded.append(problem)
     query.timed("graph expansion", started)
@@ -44,7 +47,7 @@ def neighbour_edges(query: Query, unit_ids: list[str], edge_types: list[EdgeType
     edges, problem = query.stores.graph.call(
         lambda driver, database: graph_queries.neighbours(
             driver, database, unit_ids, edge_types, "both", limit_per_unit, within=within),
-        [],
+        list[Edge](),
     )
     if problem:
         query.degraded.append(problem)
@@ -68,7 +71,7 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
     displaced relevant hits (−0.018 Both@10 on xrefrag dev)."""
     top = [uid for uid, _ in ranked[: query.request.k]]
     chains, problem = query.stores.graph.call(
-        lambda driver, database: graph_queries.latest_versions(driver, database, top), {},
+        lambda driver, database: graph_queries.latest_versions(driver, database, top), dict[str, tuple[list[Edge], bool]](),
     )
     if problem:
         query.degraded.append(problem)
@@ -87,7 +90,7 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
         placed.add(uid)
         chain = chains[uid][0] if uid in chains else None
         latest = chain[-1].source if chain else None
-        if latest and latest not in placed and query.stores.allowed(latest, query.request.filters):
+        if chain and latest and latest not in placed and query.stores.allowed(latest, query.request.filters):
             provenance.setdefault(latest, []).append(Provenance(kind="graph", seed_id=uid, hops=len(chain), path=chain))
             out.append((latest, score))
             placed.add(latest)

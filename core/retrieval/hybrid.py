@@ -13,7 +13,8 @@ class HybridRetriever(CorpusRetriever):
 
     def rank(self, query: Query) -> tuple[Ranked, ProvenanceMap]:
         pool = self.config.pool_size
-        lists, provenance = [], {}
+        lists: list[list[str]] = []
+        provenance: ProvenanceMap = {}
         for part in (BM25Retriever(self.settings, self.config), DenseRetriever(self.settings, self.config)):
             ranked, prov = part.rank(query)
             kept = [uid for uid, _ in ranked[:pool]]

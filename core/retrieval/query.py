@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from functools import cached_property
+from typing import Literal
 
 import numpy as np
 
@@ -30,7 +31,7 @@ class Query:
     @cached_property
     def vector(self) -> np.ndarray:
         started = time.perf_counter()
-        vector = self.stores.embed([self.request.question])[0]
+        vector: np.ndarray = self.stores.embed([self.request.question])[0]
         self.timed("embed", started)
         return vector
 
@@ -71,7 +72,8 @@ class Query:
     def first_stage_provenance(self, pool: int) -> dict[str, list[Provenance]]:
         """Which flat lists a unit came from, with its rank there: the 'why' of a first-stage hit."""
         out: dict[str, list[Provenance]] = {}
-        for kind, scores in (("lexical", self.lexical), ("dense", self.dense)):
+        kinds: tuple[tuple[Literal["lexical", "dense"], np.ndarray], ...] = (("lexical", self.lexical), ("dense", self.dense))
+        for kind, scores in kinds:
             for rank, i in enumerate(top_indices(scores, pool, self.mask), start=1):
                 if kind == "lexical" and scores[i] <= 0:
                     break

@@ -23,12 +23,12 @@ class _Opened:
     reloading: bool = False
 
 
-_OPEN: dict[tuple, _Opened] = {}
+_OPEN: dict[tuple[object, ...], _Opened] = {}
 log = logging.getLogger("citewalk.stores")
 # Guards the registry only, never an opening: a cold corpus takes ~10 s to open and questions on the others go on.
 _OPEN_LOCK = threading.Lock()
 # One opener per corpus: questions that arrive while it opens wait for that opening instead of starting theirs.
-_OPENERS: dict[tuple, threading.Lock] = {}
+_OPENERS: dict[tuple[object, ...], threading.Lock] = {}
 
 
 def ingest_stamp(settings: Settings, corpus: str) -> int | None:
@@ -78,7 +78,7 @@ def _stale(opened: _Opened, stamp: int | None) -> bool:
     return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_since(opened.opened_at))
 
 
-def _reload(key: tuple, settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
+def _reload(key: tuple[object, ...], settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
     started = time.monotonic()
     try:
         fresh = CorpusStores.open(settings, corpus, config).warm()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class CorpusStores:
         config = config or RetrievalConfig()
         lexical = LexicalIndex.load(settings.lexical_path / corpus)
         collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
-        got = collection.get(include=["embeddings", "metadatas", "documents"])
+        got = _all_windows(collection)
         units: dict[str, UnitRecord] = {}
         for meta, doc in zip(got["metadatas"], got["documents"]):
             meta = meta or {}
@@ -60,7 +61,7 @@ class CorpusStores:
         order, graph_info = _overlay_graph_info(graph, corpus, units)
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
-        window_unit = np.array([index[(m or {}).get("unit_id")] for m in got["metadatas"]], dtype=np.int64)
+        window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
         matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
         lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
         return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
@@ -130,7 +131,8 @@ class CorpusStores:
 
     def heading_text(self, uid: str) -> str:
         """The titles of up to `context_depth` ancestors of a unit."""
-        heads, parent = [], self.units[uid].parent_id
+        heads: list[str] = []
+        parent = self.units[uid].parent_id
         while parent and parent in self.units and len(heads) < self.config.context_depth:
             heads.append(self.units[parent].title)
             parent = self.units[parent].parent_id
@@ -199,7 +201,7 @@ class CorpusStores:
         return self
 
 
-def stored_backend(metadatas: list) -> str:
+def stored_backend(metadatas: list[Any]) -> str:
     """The backend that made a corpus's vectors (kept with each vector since there is more than one; older
     corpora were all made by sentence-transformers)."""
     # The most common: an ingest killed while re-indexing with another backend leaves a few of the old ones.
@@ -207,11 +209,29 @@ def stored_backend(metadatas: list) -> str:
     return backends.most_common(1)[0][0] if backends else SENTENCE_TRANSFORMERS
 
 
+# Windows read per Chroma call when stores open. One call for a whole corpus holds the GIL for over a second
+# (Chroma converts the records in one go), and the chat worker's event loop, which opened them in a worker
+# thread, stands still for as long; a page at a time lets it run between pages.
+WINDOWS_PER_READ = 500
+
+
+def _all_windows(collection: Any) -> dict[str, list[Any]]:
+    """Every window's embedding, metadata and text, aligned, read a page of ids at a time."""
+    ids = collection.get(include=[])["ids"]
+    got: dict[str, list[Any]] = {"embeddings": [], "metadatas": [], "documents": []}
+    for start in range(0, len(ids), WINDOWS_PER_READ):
+        page = collection.get(ids=ids[start:start + WINDOWS_PER_READ], include=["embeddings", "metadatas", "documents"])
+        for name, values in got.items():
+            values.extend(page[name])
+    return got
+
+
 def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -> tuple[dict[str, int], bool]:
     """Labels, parents, tiers and full text come from Neo4j when it answers; vectors alone still work.
     Returns each unit's document order (empty when Neo4j is down) and whether Neo4j answered."""
 
-    rows, problem = graph.call(lambda driver, database: unit_graph_info(driver, database, corpus), [])
+    no_rows: list[dict[str, Any]] = []
+    rows, problem = graph.call(lambda driver, database: unit_graph_info(driver, database, corpus), no_rows)
     order: dict[str, int] = {}
     for row in rows:
         info = units.get(row["id"])

@@ -2,22 +2,25 @@
 from __future__ import annotations
 
 import time
+import weakref
 
 import numpy as np
 
-from core.retrieval.anchor import RuleAnchorExtractor, TopicAnchor, anchor_extractor
+from core.retrieval.anchor import LLMAnchorExtractor, RuleAnchorExtractor, TopicAnchor, anchor_extractor
 from core.retrieval.query import Query
 from core.settings import Settings
 
-_EXTRACTORS: dict[tuple[int, str], object] = {}
+_EXTRACTORS: dict[tuple[int, str], RuleAnchorExtractor | LLMAnchorExtractor] = {}
 
 
-def extractor_for(settings: Settings, query: Query):
+def extractor_for(settings: Settings, query: Query) -> RuleAnchorExtractor | LLMAnchorExtractor:
     """One extractor per corpus stores, seeded with the corpus's defined terms."""
     key = (id(query.stores), settings.llm_model)
     if key not in _EXTRACTORS:
         terms = [u.title or u.label for u in query.stores.units.values() if u.type == "definition"]
         _EXTRACTORS[key] = anchor_extractor(settings, terms)
+        # The entry goes with its stores: a reload frees the set it replaced, and a new one may reuse its address.
+        weakref.finalize(query.stores, _EXTRACTORS.pop, key, None)
     return _EXTRACTORS[key]
 
 

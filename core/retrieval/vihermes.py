@@ -14,9 +14,9 @@ class ViHermesRetriever(CorpusRetriever):
 
     def edge_groups(self) -> list[tuple[list[EdgeType], int]]:
         chosen = list(dict.fromkeys(self.config.graph_edge_types))
-        amendments = [t for t in chosen if t in AMENDMENT_TYPES]
-        containment = [t for t in chosen if t is EdgeType.CONTAINS]
-        citations = [t for t in chosen if t not in AMENDMENT_TYPES and t is not EdgeType.CONTAINS]
+        amendments: list[EdgeType] = [t for t in chosen if t in AMENDMENT_TYPES]
+        containment: list[EdgeType] = [t for t in chosen if t is EdgeType.CONTAINS]
+        citations: list[EdgeType] = [t for t in chosen if t not in AMENDMENT_TYPES and t is not EdgeType.CONTAINS]
         return [
             (citations, min(self.config.max_hops, self.config.references_hops)),
             (amendments, self.config.amendment_hops),

@@ -1,0 +1,145 @@
+"""Concurrent chats on a warm corpus while another corpus opens cold: question latency with and without the
+opening, and the event loop's worst stall.
+
+    python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--out bench/results/open_stall.json]
+
+One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
+→ ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
+runs them alone; in phase 2 a further user asks on a cold corpus half a second in. The cold corpus is the same
+corpus under a copy of the data dir (its Chroma and BM25 files; the same Neo4j), so opening it costs what the
+first question on another corpus costs: Chroma load, a fresh Neo4j connection, the graph overlay, the BM25 index.
+Questions of phase 2 are split into those asked while the cold corpus opened and those after.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.load import QUESTIONS
+from bench.stats import percentile
+from core.answer.events import AnswerEvent
+from core.chat.controls import RunOptions
+from core.chat.run_answer import chat_envelope
+from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
+
+RESULTS = REPO_ROOT / "bench" / "results"
+
+
+@dataclass
+class Phase:
+    name: str
+    asked: list[tuple[float, float]] = field(default_factory=list)  # (start, seconds), start relative to the phase
+    worst_stall_s: float = 0.0
+    opening: tuple[float, float] | None = None  # the cold question's (start, end)
+    cold_pending: bool = False  # the users go on until the cold corpus has opened
+
+
+async def _quiet(_event: AnswerEvent) -> None:
+    return None
+
+
+async def _ask(question: str, corpus: str, settings: Settings) -> float:
+    started = time.perf_counter()
+    envelope = await chat_envelope(question, RunOptions(corpus=corpus), settings, _quiet)
+    if envelope is None or envelope.error:
+        raise RuntimeError(f"no answer on {corpus}: {envelope.error if envelope else 'nothing'}")
+    return time.perf_counter() - started
+
+
+async def _user(n: int, corpus: str, settings: Settings, phase: Phase, t0: float, until: float) -> None:
+    rng = random.Random(n)
+    questions = QUESTIONS.get(corpus) or ["What does this regulation require?"]
+    while time.perf_counter() < until or phase.cold_pending:
+        start = time.perf_counter() - t0
+        phase.asked.append((start, await _ask(rng.choice(questions), corpus, settings)))
+        await asyncio.sleep(rng.uniform(0.5, 1.5))
+
+
+async def _watch_loop(phase: Phase, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.01)
+        phase.worst_stall_s = max(phase.worst_stall_s, time.perf_counter() - started - 0.01)
+
+
+async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float) -> None:
+    await asyncio.sleep(0.5)
+    start = time.perf_counter() - t0
+    await _ask("What does this regulation require?", corpus, settings)
+    phase.opening = (start, time.perf_counter() - t0)
+    phase.cold_pending = False
+
+
+async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Settings | None) -> Phase:
+    phase, stop = Phase(name, cold_pending=cold is not None), asyncio.Event()
+    t0 = time.perf_counter()
+    until = t0 + args.seconds
+    watcher = asyncio.create_task(_watch_loop(phase, stop))
+    work = [_user(n, args.corpus, warm, phase, t0, until) for n in range(args.chats)]
+    if cold is not None:
+        work.append(_cold(args.corpus, cold, phase, t0))
+    await asyncio.gather(*work)
+    stop.set()
+    await watcher
+    return phase
+
+
+def _summary(seconds: list[float]) -> dict[str, float]:
+    return {"questions": len(seconds), "p50_s": round(percentile(seconds, 50), 3),
+            "p95_s": round(percentile(seconds, 95), 3), "max_s": round(max(seconds, default=0.0), 3)}
+
+
+def report(alone: Phase, opening: Phase) -> dict[str, object]:
+    assert opening.opening is not None
+    begin, end = opening.opening
+    during = [s for start, s in opening.asked if start < end and start + s > begin]
+    after = [s for start, s in opening.asked if start >= end]
+    return {
+        "warm corpus alone": {**_summary([s for _, s in alone.asked]), "worst_loop_stall_s": round(alone.worst_stall_s, 3)},
+        "while the cold corpus opens": {**_summary(during), "worst_loop_stall_s": round(opening.worst_stall_s, 3)},
+        "after it opened": _summary(after),
+        "cold corpus: first answer (opening included) s": round(end - begin, 2),
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, object]:
+    warm = get_settings()
+    with tempfile.TemporaryDirectory(prefix="citewalk-cold-") as folder:
+        # Same Neo4j server: its password travels with the settings instead of the data dir's password file.
+        cold = warm.model_copy(update={"data_dir": Path(folder), "neo4j_password": read_neo4j_password(warm)})
+        shutil.copytree(warm.chroma_path, cold.chroma_path)
+        shutil.copytree(warm.lexical_path, cold.lexical_path)
+        await _ask("What does this regulation require?", args.corpus, warm)  # the warm corpus, warmed
+        alone = await _phase("alone", args, warm, None)
+        opening = await _phase("opening", args, warm, cold)
+    return report(alone, opening)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.open_stall", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", default="hipaa")
+    parser.add_argument("--chats", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
+    args = parser.parse_args(argv)
+    result = {"corpus": args.corpus, "chats": args.chats, "seconds_per_phase": args.seconds, **asyncio.run(run(args))}
+    print(f"{'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
+    for name, row in result.items():
+        if isinstance(row, dict):
+            print(f"{name:<30} {row['questions']:>9} {row['p50_s']:>7} {row['p95_s']:>7} {row['max_s']:>7} "
+                  f"{row.get('worst_loop_stall_s', ''):>12}")
+    print(f"cold corpus, first answer with its opening: {result['cold corpus: first answer (opening included) s']} s")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
