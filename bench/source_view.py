@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import statistics
 import tempfile
@@ -136,9 +137,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.screenshot is not None:
         args.screenshot.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as logs, running_app(env, Path(logs) / "chainlit.log", timeout_s=300) as url:
+        load_before = os.getloadavg()[0]
         figures = measure(url, account, questions, args.repeats, args.screenshot)
     result = {"corpus": args.corpus, "questions": len(questions), "question_file": args.questions.name,
-              "repeats": args.repeats, **figures,
+              "repeats": args.repeats, **figures, "cpus": os.cpu_count(),
+              "load_average_1min": {"before": round(load_before, 1), "after": round(os.getloadavg()[0], 1)},
               "note": "click event → animation frame with the clicked unit's source view in the page (performance.now); "
                       "card clicks open the side sheet, cited-by clicks move it; chat, Neo4j and Chromium on one machine"}
     print_and_save(result, args.out)
