@@ -52,10 +52,20 @@ FETCH = """() => {
 }"""
 
 
+class NoView(RuntimeError):
+    """The click gave no source view within the wait; the message says what the page showed instead."""
+
+
 def _timed_click(page, locator, unit: str, fetches: list[float] | None = None) -> float:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.evaluate(CLOCK, unit)
     locator.click()
-    page.wait_for_function("() => window.__cwSource.shown !== null", timeout=30_000)
+    try:
+        page.wait_for_function("() => window.__cwSource.shown !== null", timeout=30_000)
+    except PlaywrightTimeout as exc:
+        shown = page.locator('[data-testid="source-problem"]').all_inner_texts()
+        raise NoView(f"{unit}: {shown[0] if shown else 'no panel' if not page.locator('[data-testid=source-panel]').count() else 'panel without the view'}") from exc
     marks = page.evaluate("window.__cwSource")
     fetched = page.evaluate(FETCH)
     if fetches is not None and fetched is not None:
@@ -77,6 +87,7 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
     moves: list[float] = []
     first_opens: list[float] = []
     fetches: list[float] = []
+    failures: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         page = browser.new_context(viewport={"width": 1360, "height": 1100}).new_page()
@@ -89,7 +100,13 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
                 card = cards.nth(i)
                 unit = card.get_attribute("data-unit-id") or ""
                 for r in range(repeats):
-                    took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                    try:
+                        took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                    except NoView as exc:
+                        failures.append(str(exc))
+                        if page.locator('[data-testid="source-panel"]').count():
+                            close_source(page)
+                        continue
                     opens.append(took)
                     if r == 0:
                         first_opens.append(took)
@@ -112,7 +129,7 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
 
     return {"card_click_to_view": summary(opens), "first_click_per_card": summary(first_opens),
             "cited_by_click_to_view": summary(moves), "all_clicks": summary(opens + moves),
-            "api_source_request": summary(fetches)}
+            "api_source_request": summary(fetches), "clicks_without_a_view": failures}
 
 
 def _questions(path: Path, limit: int) -> list[str]:
