@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import statistics
 import tempfile
@@ -51,10 +52,20 @@ FETCH = """() => {
 }"""
 
 
+class NoView(RuntimeError):
+    """The click gave no source view within the wait; the message says what the page showed instead."""
+
+
 def _timed_click(page, locator, unit: str, fetches: list[float] | None = None) -> float:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.evaluate(CLOCK, unit)
     locator.click()
-    page.wait_for_function("() => window.__cwSource.shown !== null", timeout=30_000)
+    try:
+        page.wait_for_function("() => window.__cwSource.shown !== null", timeout=30_000)
+    except PlaywrightTimeout as exc:
+        shown = page.locator('[data-testid="source-problem"]').all_inner_texts()
+        raise NoView(f"{unit}: {shown[0] if shown else 'no panel' if not page.locator('[data-testid=source-panel]').count() else 'panel without the view'}") from exc
     marks = page.evaluate("window.__cwSource")
     fetched = page.evaluate(FETCH)
     if fetches is not None and fetched is not None:
@@ -76,6 +87,7 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
     moves: list[float] = []
     first_opens: list[float] = []
     fetches: list[float] = []
+    failures: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         page = browser.new_context(viewport={"width": 1360, "height": 1100}).new_page()
@@ -88,7 +100,13 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
                 card = cards.nth(i)
                 unit = card.get_attribute("data-unit-id") or ""
                 for r in range(repeats):
-                    took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                    try:
+                        took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                    except NoView as exc:
+                        failures.append(str(exc))
+                        if page.locator('[data-testid="source-panel"]').count():
+                            close_source(page)
+                        continue
                     opens.append(took)
                     if r == 0:
                         first_opens.append(took)
@@ -111,7 +129,7 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
 
     return {"card_click_to_view": summary(opens), "first_click_per_card": summary(first_opens),
             "cited_by_click_to_view": summary(moves), "all_clicks": summary(opens + moves),
-            "api_source_request": summary(fetches)}
+            "api_source_request": summary(fetches), "clicks_without_a_view": failures}
 
 
 def _questions(path: Path, limit: int) -> list[str]:
@@ -136,9 +154,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.screenshot is not None:
         args.screenshot.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as logs, running_app(env, Path(logs) / "chainlit.log", timeout_s=300) as url:
+        load_before = os.getloadavg()[0]
         figures = measure(url, account, questions, args.repeats, args.screenshot)
     result = {"corpus": args.corpus, "questions": len(questions), "question_file": args.questions.name,
-              "repeats": args.repeats, **figures,
+              "repeats": args.repeats, **figures, "cpus": os.cpu_count(),
+              "load_average_1min": {"before": round(load_before, 1), "after": round(os.getloadavg()[0], 1)},
               "note": "click event → animation frame with the clicked unit's source view in the page (performance.now); "
                       "card clicks open the side sheet, cited-by clicks move it; chat, Neo4j and Chromium on one machine"}
     print_and_save(result, args.out)

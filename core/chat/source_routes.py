@@ -10,6 +10,7 @@ Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote as url_quote
 
 from chainlit.auth import get_current_user
@@ -31,6 +32,9 @@ from core.sharing import Access, get_link, view_access
 from core.stores.graph_reader import reader_for
 
 MAX_QUOTES = 200
+# Source views read on threads of their own: a click right after an answer must not queue behind the answer's
+# own worker-thread work (persisting steps and elements) in the default pool.
+_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citewalk-source")
 
 
 class SourceRequest(BaseModel):
@@ -53,8 +57,8 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
     graph = reader_for(settings)
 
     async def read(unit_id: str, quotes: list[Quote], above: int, below: int) -> SourceView:
-        view, problem = await asyncio.to_thread(
-            graph.call, lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below), None)
+        view, problem = await asyncio.get_running_loop().run_in_executor(
+            _READERS, graph.call, lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below), None)
         if problem:
             raise HTTPException(status_code=503, detail=problem)
         if view is None:
