@@ -13,6 +13,7 @@ import numpy as np
 
 from core.analyzers import Analyzer, EnglishAnalyzer, get_analyzer
 from core.analyzers.english import tokenize
+from core.domain import StoreError
 
 __all__ = ["LexicalIndex", "tokenize", "unit_search_text"]
 
@@ -64,7 +65,7 @@ class LexicalIndex:
     def load(cls, path: Path) -> LexicalIndex:
         ids_file = path / "unit_ids.json"
         if not ids_file.exists():
-            raise FileNotFoundError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")
+            raise StoreError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")
         meta = path / "analyzer.json"
         analyzer = get_analyzer(json.loads(meta.read_text())["name"]) if meta.exists() else EnglishAnalyzer()
         tokens_file = path / "unit_tokens.json"
