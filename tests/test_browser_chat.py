@@ -261,7 +261,9 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         shared.locator(".rule-card details summary").click()
         shared.screenshot(path=str(SCREENS / "shared-hostile.png"), full_page=True)
         assert dialogs == []
-        assert shared.locator(".answer img, .rule-card img, .rule-card a").count() == 0
+        # The card's own "See the source" link is the page's; no image or link comes from the provision's text.
+        assert shared.locator(".answer img, .rule-card img, .rule-card a:not(.see-source)").count() == 0
+        assert shared.locator(".rule-card a.see-source").count() == shared.locator(".rule-card").count()
 
         assert guarded_page(browser, guard).goto(link).status == 401
         browser.close()

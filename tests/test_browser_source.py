@@ -84,7 +84,7 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         card.wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.locator("iframe.citation-graph-frame").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         unit_id = card.get_attribute("data-unit-id")
-        claims = [_words(t) for t in card.locator("li").all_inner_texts()]
+        claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
         write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
 
         # The card opens the side view at its unit, the quoted words marked there.
@@ -121,7 +121,7 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
 
         # Export: a DOCX holding every claim and citation, and a Markdown file.
         labels = page.locator('[data-testid="answer-cards"]').first.locator(".rule-label").all_inner_texts()
-        all_claims = [_words(t) for t in page.locator('[data-testid="answer-cards"]').first.locator(".rule-card li").all_inner_texts()]
+        all_claims = [_words(t) for t in page.locator('[data-testid="answer-cards"]').first.locator(".rule-card li .claim-text").all_inner_texts()]
         docx = _words(_docx_text(_download(page, '[data-testid="export"] a.export-docx')))
         for expected in [*labels, *all_claims]:
             assert _words(expected) in docx, expected

@@ -182,7 +182,7 @@ export default function AnswerCards() {
           <ul className="mt-1 list-disc text-sm" style={{ paddingLeft: "1.1rem" }}>
             {card.claims.map((claim, i) => (
               <li key={i}>
-                {claim.text}
+                <span className="claim-text">{claim.text}</span>
                 {claim.paragraph ? <span className="ml-1 text-xs text-muted-foreground">{claim.paragraph}</span> : null}
               </li>
             ))}
