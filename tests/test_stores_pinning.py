@@ -56,9 +56,11 @@ def test_anchor_extractors_go_with_their_stores() -> None:
     """The views' extractor cache was keyed by id(stores): it grew with every reload and, once a replaced set was
     freed, a new set at the same address would have been given the old corpus's defined terms."""
     settings = get_settings().model_copy(update={"llm_model": ""})
+    # Stores that earlier tests in this process still hold (the reload registry) keep their entries: count ours.
+    before = set(views._EXTRACTORS)
     for n in range(20):
         stores = _generation(n)
         extractor_for(settings, Query(stores, RetrievalRequest(question="records", corpus="pinning")))
         del stores
         gc.collect()
-    assert len(views._EXTRACTORS) <= 1
+    assert len(set(views._EXTRACTORS) - before) <= 1
