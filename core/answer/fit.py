@@ -175,7 +175,8 @@ class _Fitter:
 
     def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
         """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
-        if any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
+        # Two units chosen together are a citation pair, each answering its half: swapping one breaks the pair.
+        if len(units) > 1 or any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
             return units, None
         have: set[str] = set()
         for u in units:
