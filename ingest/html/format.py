@@ -11,7 +11,7 @@ from ingest.html.links import LinkedFinder
 from ingest.html.page import PageError, is_html_file, read_page
 from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
-from ingest.parsers.generic.format import GenericFormat
+from ingest.parsers.generic.format import GenericFormat, unique_slug
 from ingest.parsers.generic.keys import slugify
 from ingest.parsers.generic.readers import collect_files
 
@@ -50,7 +50,7 @@ class HtmlFormat:
             except PageError as exc:
                 out.failures.append(ParseFailure(path=str(path), problem=str(exc)))
                 continue
-            document, notes, record = build_document(page, path, corpus, _unique(_page_slug(page, path), taken))
+            document, notes, record = build_document(page, path, corpus, unique_slug(_page_slug(page, path), taken))
             if record.unplaced_lines:
                 notes.append(f"{path}: {record.unplaced_lines} lines not placed on a unit (their links are not edges)")
             out.documents.append(document)
@@ -69,12 +69,3 @@ def _page_slug(page, path: Path) -> str:
         if source and slug != "document":
             return slug
     return slugify(path.stem)
-
-
-def _unique(slug: str, taken: set[str]) -> str:
-    candidate, copy = slug, 1
-    while candidate in taken:
-        copy += 1
-        candidate = f"{slug}-{copy}"
-    taken.add(candidate)
-    return candidate

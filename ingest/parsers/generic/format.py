@@ -36,7 +36,7 @@ class GenericFormat:
             except ReadError as exc:
                 out.failures.append(ParseFailure(path=str(path), problem=str(exc)))
                 continue
-            document, notes = parse_document(lines, path, corpus, _unique(slugify(path.stem), slugs), self._mode)
+            document, notes = parse_document(lines, path, corpus, unique_slug(slugify(path.stem), slugs), self._mode)
             out.documents.append(document)
             out.notes.extend(notes)
         return out
@@ -53,7 +53,7 @@ def generic_formats() -> list[GenericFormat]:
     return [GenericFormat(name) for name in GENERIC_FORMAT_NAMES]
 
 
-def _unique(slug: str, taken: set[str]) -> str:
+def unique_slug(slug: str, taken: set[str]) -> str:
     # Two files named "circular.txt" in different folders must still get different document ids.
     candidate, copy = slug, 1
     while candidate in taken:
