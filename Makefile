@@ -47,10 +47,10 @@ neo4j-stop:
 	$(PY) -m core.neo4j_local stop
 
 ingest-demo: neo4j
-	@$(PY) -m core.demo_corpus ingest $(DEMO_CORPUS)
+	@$(PY) -m ingest.demo ingest $(DEMO_CORPUS)
 
 demo: ingest-demo
-	@$(PY) -m core.demo_corpus summary $(DEMO_CORPUS)
+	@$(PY) -m ingest.demo summary $(DEMO_CORPUS)
 	@$(MAKE) --no-print-directory app
 
 # The chat on 127.0.0.1:8000; the first run creates the admin (password kept in data/app/admin-password).

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.domain import UnitType
-from ingest.parsers.adgm import AdgmFormat
+from ingest.parsers.adgm import AdgmParser
 from ingest.parsers.adgm_ids import ancestors, canonical, segments
 
 MAP = {
@@ -66,7 +66,7 @@ def test_ids_parents_labels_keys(tmp_path: Path) -> None:
                                   "Part 19.Chapter 1.225.", "Part 19.Chapter 1.225.(1)"]),
         "30.json": _passages(30, ["148)", "148).a)"]),
     })
-    parsed = AdgmFormat().parse([root], "adgm")
+    parsed = AdgmParser().parse([root], "adgm")
     assert not parsed.failures
     units = {u.id: u for d in parsed.documents for u in d.units}
     mir = units["id-10-1"]
@@ -80,7 +80,7 @@ def test_ids_parents_labels_keys(tmp_path: Path) -> None:
     assert units["id-30-1"].parent_id == "id-30-0" and units["id-30-1"].tier == 2
     assert units["adgm/10"].type is UnitType.DOCUMENT and units["adgm/10"].title.startswith("Market Infrastructure")
     assert parsed.documents[0].names[0] == "MIR"
-    assert AdgmFormat().detect([root]) and AdgmFormat().detect([root / "documents" / "10.json"])
+    assert AdgmParser().detect([root]) and AdgmParser().detect([root / "documents" / "10.json"])
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_ids_parents_labels_keys(tmp_path: Path) -> None:
 )
 def test_bad_files_fail_alone(tmp_path: Path, content: object, word: str) -> None:
     root = _corpus(tmp_path, {"1.json": content, "10.json": _passages(10, ["1", "1.1"])})
-    parsed = AdgmFormat().parse([root], "adgm")
+    parsed = AdgmParser().parse([root], "adgm")
     assert [d.id for d in parsed.documents] == ["adgm/10"]
     assert len(parsed.failures) == 1 and word in parsed.failures[0].problem
     assert "\n" not in parsed.failures[0].line()
@@ -98,7 +98,7 @@ def test_bad_files_fail_alone(tmp_path: Path, content: object, word: str) -> Non
 
 def test_missing_map_names_documents_doc_n(tmp_path: Path) -> None:
     root = _corpus(tmp_path, {"10.json": _passages(10, ["1", "1.1"])}, with_map=False)
-    parsed = AdgmFormat().parse([root], "adgm")
+    parsed = AdgmParser().parse([root], "adgm")
     assert parsed.documents[0].units[2].label == "DOC10 1.1" and parsed.notes
 
 
@@ -114,7 +114,7 @@ def _shared() -> Path:
 @pytest.mark.skipif(not (_shared() / "corpora" / "adgm" / "documents").is_dir(), reason="shared ADGM corpus absent")
 def test_real_corpus() -> None:
     shared = _shared()
-    parsed = AdgmFormat().parse([shared / "corpora" / "adgm"], "adgm")
+    parsed = AdgmParser().parse([shared / "corpora" / "adgm"], "adgm")
     assert not parsed.failures and len(parsed.documents) == 40
     passages = [u for d in parsed.documents for u in d.units if u.type is not UnitType.DOCUMENT]
     assert len(passages) == 13_732

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from core.domain import Document, LegalUnit, UnitType, normalize_text
 from ingest.citations.classify import classify_citation
-from ingest.parsers.adgm import AdgmFormat
-from ingest.parsers.generic.format import GenericFormat
-from ingest.parsers.hipaa import HipaaFormat
+from ingest.formats import format_named
+from ingest.parsers.adgm import AdgmParser
+from ingest.parsers.generic.format import GenericParser
+from ingest.parsers.hipaa import HipaaParser
 
 # Fragments that feed every grammar's hot paths: markers, list joiners, ranges, document names.
 FRAGMENTS = [
@@ -32,9 +33,9 @@ def _unit(text: str, corpus: str, doc_id: str, unit_id: str) -> tuple[LegalUnit,
 
 
 FINDERS = {
-    "cfr": (HipaaFormat(), "h", "h/164.508", "h/164.508/a/1"),
-    "adgm": (AdgmFormat(), "a", "adgm/10", "x-1"),
-    "generic": (GenericFormat(), "g", "g/doc", "g/doc/art-1"),
+    "cfr": (format_named("hipaa"), "h", "h/164.508", "h/164.508/a/1"),
+    "adgm": (format_named("adgm"), "a", "adgm/10", "x-1"),
+    "generic": (format_named("generic"), "g", "g/doc", "g/doc/art-1"),
 }
 
 
@@ -70,11 +71,11 @@ def test_hostile_units_finish_in_bounded_time(name: str):
 def test_parsers_turn_any_bytes_into_units_or_one_failure(tmp_path_factory, body: bytes):
     root = tmp_path_factory.mktemp("fuzz")
     (root / "doc.md").write_bytes(body)
-    parsed = GenericFormat().parse([root / "doc.md"], "f")
+    parsed = GenericParser().parse([root / "doc.md"], "f")
     assert len(parsed.failures) + len(parsed.documents) == 1
     adgm_file = root / "1.json"
     adgm_file.write_bytes(body)
-    parsed = AdgmFormat().parse([adgm_file], "a")
+    parsed = AdgmParser().parse([adgm_file], "a")
     assert len(parsed.failures) + len(parsed.documents) >= 1
 
 
@@ -82,6 +83,6 @@ def test_hipaa_parser_survives_garbage_section(tmp_path: Path):
     (tmp_path / "regulations").mkdir()
     (tmp_path / "hipaa.yml").write_text("regulation: [}")
     (tmp_path / "regulations" / "164-999-x.md").write_text("(a) " + "(1) " * 20000)
-    parsed = HipaaFormat().parse([tmp_path], "h")
+    parsed = HipaaParser().parse([tmp_path], "h")
     assert parsed.failures  # the broken yml is reported, by name
     assert any("hipaa.yml" in f.path for f in parsed.failures)

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from core.domain import Document, UnitType
-from ingest.parsers.generic.format import GenericFormat
+from ingest.parsers.generic.format import GenericParser
 from tests.eu_texts import ACT, DELEGATED, UK_NOTES
 
 
 def _parse(tmp_path: Path, text: str, name: str = "act.txt") -> Document:
     (tmp_path / name).write_text(text, encoding="utf-8")
-    return GenericFormat().parse([tmp_path / name], corpus="t").documents[0]
+    return GenericParser().parse([tmp_path / name], corpus="t").documents[0]
 
 
 def _by_label(document: Document) -> dict[str, object]:

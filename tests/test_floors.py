@@ -1,6 +1,9 @@
 """The floor rule, read from the imports (ARCHITECTURE.md draws it): a module imports only from its own area or
 from lower floors, never from a higher one; areas that share a floor keep apart; the Neo4j launcher (ops) is
-reached only by commands, benches and tests. An import inside a function (or under `if TYPE_CHECKING`) hides an
+reached only by commands, benches and tests. Inside ingest the folders stand on floors of their own (records,
+parsers, citation finders, the HTML format, the format registry that pairs parsers with finders, the pipeline,
+the commands), with the same rule. Nothing imports a `__main__` module: a command others run lives in a module
+of its own. An import inside a function (or under `if TYPE_CHECKING`) hides an
 arrow: it needs a comment on its line, or the line above, saying why it cannot be at the top.
 """
 from __future__ import annotations
@@ -32,11 +35,24 @@ AREAS = (
     Area("retrieval", 3, ("core.retrieval",)),
     Area("answer", 4, ("core.answer", "core.ask")),
     Area("render", 5, ("core.render", "core.sharing")),
-    Area("chat", 6, ("core.chat", "core.serve", "core.demo_corpus", "app")),
+    Area("chat", 6, ("core.chat", "core.serve", "app")),
     Area("ops", BESIDE, ("core.neo4j_local",)),
     Area("bench", TOP, ("bench",)),
     Area("tests", TOP, ("tests",)),
 )
+# The floors inside an area: parsers know nothing of the finders that read their documents (finders may use
+# the parsers' helpers: keys, markers); ingest/formats.py pairs the two.
+INNER_AREAS = {
+    "ingest": (
+        Area("records", 1, ("ingest.models", "ingest.stages")),
+        Area("parsers", 2, ("ingest.parsers",)),
+        Area("citations", 3, ("ingest.citations",)),
+        Area("html", 4, ("ingest.html",)),
+        Area("formats", 5, ("ingest.formats",)),
+        Area("pipeline", 6, ("ingest.resolve", "ingest.graph", "ingest.reading", "ingest.pipeline")),
+        Area("commands", 7, ("ingest.cli", "ingest.demo", "ingest.__main__")),
+    ),
+}
 # What ops itself may import: the domain and the settings that say where the server lives.
 OPS_MAY_IMPORT = frozenset({"domain", "stores"})
 # Library areas whose imports must all be at the top of the module, or say why not.
@@ -78,10 +94,10 @@ def project_files(root: Path) -> list[Path]:
     return files
 
 
-def area_of(module: str) -> Area | None:
+def area_of(module: str, areas: tuple[Area, ...] = AREAS) -> Area | None:
     best: Area | None = None
     best_len = -1
-    for area in AREAS:
+    for area in areas:
         for prefix in area.prefixes:
             if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_len:
                 best, best_len = area, len(prefix)
@@ -153,6 +169,11 @@ def check_imports(imports: list[Import], commands: set[str]) -> list[Violation]:
         if imp.deferred and source.name in DEFER_CHECKED and not imp.why:
             problems.append(Violation(imp.path, imp.line, f"imports {imp.target} inside a function (or under "
                                       "TYPE_CHECKING) with no comment saying why: move it to the top"))
+        if imp.target.endswith(".__main__") and source.floor != TOP:
+            problems.append(Violation(imp.path, imp.line, f"imports {imp.target}, a command's entry point: import "
+                                      "the module the command runs instead"))
+        if source is target and source.name in INNER_AREAS:
+            problems += _inner_problems(imp, INNER_AREAS[source.name])
         if source is target or source.floor == target.floor == TOP:
             continue
         if target.name == "ops":
@@ -170,6 +191,21 @@ def check_imports(imports: list[Import], commands: set[str]) -> list[Violation]:
             problems.append(Violation(imp.path, imp.line, f"{source.name} imports {imp.target} ({target.name}): "
                                       f"areas on floor {source.floor} keep apart; move what both need lower"))
     return problems
+
+
+def _inner_problems(imp: Import, areas: tuple[Area, ...]) -> list[Violation]:
+    source, target = area_of(imp.source, areas), area_of(imp.target, areas)
+    if source is None or target is None:
+        unplaced = imp.source if source is None else imp.target
+        return [] if "." not in unplaced else [Violation(imp.path, imp.line, f"{unplaced} is on no floor inside its "
+                                                         "area: add it to INNER_AREAS (tests/test_floors.py)")]
+    if target.floor > source.floor:
+        return [Violation(imp.path, imp.line, f"{imp.source} ({source.name}, inner floor {source.floor}) imports "
+                          f"{imp.target} ({target.name}, inner floor {target.floor}): an arrow upwards")]
+    if target.floor == source.floor and target is not source:
+        return [Violation(imp.path, imp.line, f"{source.name} imports {imp.target} ({target.name}): areas on inner "
+                          f"floor {source.floor} keep apart")]
+    return []
 
 
 def check_tree(root: Path) -> list[Violation]:
@@ -261,3 +297,29 @@ def test_a_module_on_no_floor_is_named(tmp_path: Path) -> None:
     problems = _planted(tmp_path, {"core/misc.py": "from core.domain import Edge\n", "core/domain/__init__.py": ""})
     assert problems == ["core/misc.py:1: core.misc is on no floor: add it to AREAS (tests/test_floors.py) and "
                         "ARCHITECTURE.md"]
+
+
+def test_every_ingest_module_is_on_an_inner_floor() -> None:
+    modules = [module_name(f, REPO_ROOT) for f in project_files(REPO_ROOT) if f.parts[len(REPO_ROOT.parts)] == "ingest"]
+    unplaced = [m for m in modules if m != "ingest" and area_of(m, INNER_AREAS["ingest"]) is None]
+    assert not unplaced, unplaced
+
+
+def test_a_parser_that_imports_a_finder_and_a_library_that_imports_a_command_fail(tmp_path: Path) -> None:
+    problems = _planted(tmp_path, {
+        "ingest/parsers/hipaa.py": "from ingest.citations.cfr import CfrCitationFinder\n",
+        "ingest/citations/cfr.py": "from ingest.parsers.markers import LEVELS\n",
+        "ingest/parsers/markers.py": "",
+        "ingest/formats.py": "from ingest.citations.cfr import CfrCitationFinder\nfrom ingest.parsers.hipaa import X\n",
+        "ingest/__main__.py": "def main(): ...\n",
+        "ingest/html/links.py": "from ingest.formats import CorpusFormat\n",
+        "core/chat/demo.py": "from ingest.__main__ import main\n",
+    })
+    assert problems == [
+        "core/chat/demo.py:1: imports ingest.__main__, a command's entry point: import the module the command runs "
+        "instead",
+        "ingest/html/links.py:1: ingest.html.links (html, inner floor 4) imports ingest.formats (formats, inner "
+        "floor 5): an arrow upwards",
+        "ingest/parsers/hipaa.py:1: ingest.parsers.hipaa (parsers, inner floor 2) imports ingest.citations.cfr "
+        "(citations, inner floor 3): an arrow upwards",
+    ]

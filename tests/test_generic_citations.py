@@ -8,7 +8,7 @@ import pytest
 
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic import GenericCitationFinder
-from ingest.parsers.generic.format import GenericFormat
+from ingest.parsers.generic.format import GenericParser
 
 CITED = """Circular 30/2024/TT-BYT
 Article 12. Records
@@ -65,10 +65,10 @@ def graph_for(tmp_path: Path, files: dict[str, str]):
         from ingest.graph import CorpusGraph, find_mentions
         from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
 
-        fmt = GenericFormat()
+        fmt = GenericParser()
         parsed = fmt.parse(paths, "t")
         docs = parsed.documents
-        resolution = resolve_mentions(find_mentions(docs, fmt.finder(docs), DefinedTermFinder(docs)), KeyIndex(docs), "t")
+        resolution = resolve_mentions(find_mentions(docs, GenericCitationFinder(docs), DefinedTermFinder(docs)), KeyIndex(docs), "t")
         return CorpusGraph(corpus="t", format=fmt.name, documents=docs, edges=structure_edges(docs) + resolution.edges,
                            externals=resolution.externals, failures=parsed.failures, notes=parsed.notes)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.domain import Document, UnitType
-from ingest.parsers.generic.format import GenericFormat, generic_formats
+from ingest.parsers.generic.format import GenericParser, generic_parsers
 from ingest.parsers.generic.readers import strip_markdown
 from ingest.parsers.generic.structure import GENERIC_FORMAT_NAMES
 
@@ -63,7 +63,7 @@ def parse(tmp_path: Path, files: dict[str, str | bytes], name: str = "generic"):
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
-    return GenericFormat(name).parse([tmp_path], corpus="t")
+    return GenericParser(name).parse([tmp_path], corpus="t")
 
 
 def by_label(document: Document) -> dict[str, object]:
@@ -72,14 +72,14 @@ def by_label(document: Document) -> dict[str, object]:
 
 def test_format_names_and_detection(tmp_path: Path) -> None:
     assert GENERIC_FORMAT_NAMES == ("generic", "generic-en", "generic-vi", "generic-ko", "generic-paragraphs")
-    assert [f.name for f in generic_formats()] == list(GENERIC_FORMAT_NAMES)
+    assert [f.name for f in generic_parsers()] == list(GENERIC_FORMAT_NAMES)
     (tmp_path / "a.md").write_text("x", encoding="utf-8")
     (tmp_path / "notes.json").write_text("{}", encoding="utf-8")
-    assert GenericFormat().detect([tmp_path])
-    assert GenericFormat().detect([tmp_path / "a.md"])
-    assert not GenericFormat().detect([tmp_path / "notes.json"])
+    assert GenericParser().detect([tmp_path])
+    assert GenericParser().detect([tmp_path / "a.md"])
+    assert not GenericParser().detect([tmp_path / "notes.json"])
     with pytest.raises(ValueError):
-        GenericFormat("generic-fr")
+        GenericParser("generic-fr")
 
 
 def test_english_tree_ids_labels_keys_and_metadata(tmp_path: Path) -> None:
@@ -157,15 +157,15 @@ def test_forced_grammar_and_paragraph_fallback(tmp_path: Path) -> None:
     assert passages[2].id == "t/policy/p-3" and passages[2].keys == ["gen:policy:p:3"]
     assert document.units[0].metadata["grammar"] == "paragraphs"
 
-    forced = GenericFormat("generic-paragraphs").parse([tmp_path / "policy.txt"], corpus="t")
+    forced = GenericParser("generic-paragraphs").parse([tmp_path / "policy.txt"], corpus="t")
     assert not forced.notes  # asked for: nothing to warn about
 
     (tmp_path / "policy.txt").unlink()
     (tmp_path / "en.txt").write_text("Article 1. Scope\nText.\nArticle 2. Other\nMore.", encoding="utf-8")
     # A forced grammar that matches nothing still yields units, one per paragraph, and says so.
-    forced_ko = GenericFormat("generic-ko").parse([tmp_path], corpus="t")
+    forced_ko = GenericParser("generic-ko").parse([tmp_path], corpus="t")
     assert forced_ko.notes and forced_ko.documents[0].units[0].metadata["grammar"] == "paragraphs"
-    assert GenericFormat("generic-en").parse([tmp_path], corpus="t").documents[0].units[0].metadata["grammar"] == "en"
+    assert GenericParser("generic-en").parse([tmp_path], corpus="t").documents[0].units[0].metadata["grammar"] == "en"
 
 
 def test_markdown_is_stripped_to_words(tmp_path: Path) -> None:
@@ -191,7 +191,7 @@ def test_docx(tmp_path: Path) -> None:
     table.rows[0].cells[0].text = "Fee"
     table.rows[0].cells[1].text = "100"
     word.save(str(tmp_path / "decree45.docx"))
-    (document,) = GenericFormat().parse([tmp_path], corpus="t").documents
+    (document,) = GenericParser().parse([tmp_path], corpus="t").documents
     assert document.title == "Decree 45/2019/ND-CP"
     labels = by_label(document)
     assert labels["Decree 45/2019/ND-CP Article 8(1)"].text.startswith("1. A fee is payable")

@@ -8,7 +8,7 @@ import pytest
 
 from core.domain import LegalUnit, UnitType
 from ingest.parsers.base import CorpusParse
-from ingest.parsers.hipaa import HipaaFormat
+from ingest.parsers.hipaa import HipaaParser
 
 TOC = """\
 name: HIPAA
@@ -111,12 +111,12 @@ def _units(parsed: CorpusParse) -> dict[str, LegalUnit]:
 @pytest.fixture()
 def parsed(tmp_path: Path) -> CorpusParse:
     root = _corpus(tmp_path, {"164-508-uses.md": SECTION, "164-501-definitions.md": DEFINITIONS})
-    return HipaaFormat().parse([root], "hipaa")
+    return HipaaParser().parse([root], "hipaa")
 
 
 def test_detect(tmp_path: Path) -> None:
     root = _corpus(tmp_path, {"164-508-uses.md": SECTION})
-    fmt = HipaaFormat()
+    fmt = HipaaParser()
     assert fmt.detect([root]) and fmt.detect([root / "hipaa.yml"]) and fmt.detect([root / "regulations" / "164-508-uses.md"])
     assert not fmt.detect([tmp_path / "elsewhere"])
 
@@ -190,7 +190,7 @@ def test_bad_files_fail_alone(tmp_path: Path) -> None:
             "164-530-extra.md": "(a) Not in the table of contents.",
         },
     )
-    parsed = HipaaFormat().parse([root], "hipaa")
+    parsed = HipaaParser().parse([root], "hipaa")
     problems = {Path(f.path).name: f.problem for f in parsed.failures}
     assert set(problems) == {"164-510-empty.md", "164-512-latin1.md", "notes.md"}
     assert all("\n" not in p for p in problems.values())
@@ -202,7 +202,7 @@ def test_bad_files_fail_alone(tmp_path: Path) -> None:
 
 def test_broken_table_of_contents_still_parses_sections(tmp_path: Path) -> None:
     root = _corpus(tmp_path, {"164-508-uses.md": SECTION}, toc="regulation: [unclosed\n  - : :")
-    parsed = HipaaFormat().parse([root], "hipaa")
+    parsed = HipaaParser().parse([root], "hipaa")
     assert [Path(f.path).name for f in parsed.failures] == ["hipaa.yml"]
     section = _units(parsed)["hipaa/164.508"]
     assert section.parent_id is None and section.keys == ["cfr:164.508"]
@@ -220,7 +220,7 @@ def test_hostile_files_parse_fast(tmp_path: Path) -> None:
     )
     # CPU time of this process: the bound is on the work, not on what else the machine runs.
     started = time.process_time()
-    parsed = HipaaFormat().parse([root], "hipaa")
+    parsed = HipaaParser().parse([root], "hipaa")
     assert time.process_time() - started < 5
     ids = [u.id for d in parsed.documents for u in d.units]
     assert len(ids) == len(set(ids))
@@ -229,7 +229,7 @@ def test_hostile_files_parse_fast(tmp_path: Path) -> None:
 # -- the shared corpus ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def real(hipaa_dir: Path) -> CorpusParse:
-    return HipaaFormat().parse([hipaa_dir], "hipaa")
+    return HipaaParser().parse([hipaa_dir], "hipaa")
 
 
 def test_real_corpus_paragraphs(real: CorpusParse) -> None:

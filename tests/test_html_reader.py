@@ -11,7 +11,7 @@ import pytest
 from core.domain import EdgeType, UnitType
 from ingest.formats import pick_format
 from ingest.graph import build_graph
-from ingest.html.format import HtmlFormat
+from ingest.html.format import HtmlParser
 from ingest.html.page import PageError, read_page
 
 PART = """<div class="part" id="part-9"><h1>PART 9—LENDING LIMITS</h1>
@@ -73,7 +73,7 @@ def test_links_become_edges_to_the_paragraph_they_name(tmp_path: Path) -> None:
 
 def test_structure_nests_cfr_paragraphs_and_keeps_tables_history_and_footnotes(tmp_path: Path) -> None:
     _write(tmp_path, "part9.html", PART)
-    parsed = HtmlFormat().parse([tmp_path], "t")
+    parsed = HtmlParser().parse([tmp_path], "t")
     units = parsed.documents[0].units
     deep = next(u for u in units if u.text.startswith("(i) Each bank"))
     assert deep.label.endswith("9.1(a)(1)(i)")
@@ -90,7 +90,7 @@ def test_structure_nests_cfr_paragraphs_and_keeps_tables_history_and_footnotes(t
 def test_furniture_never_becomes_text_and_identity_comes_from_the_page(tmp_path: Path) -> None:
     # Declared iso-8859-1, saved as UTF-8: the bytes win ("café" must not become "cafÃ©").
     _write(tmp_path, "saved-page-1.htm", NAVIGATED)
-    parsed = HtmlFormat().parse([tmp_path], "t")
+    parsed = HtmlParser().parse([tmp_path], "t")
     document = parsed.documents[0]
     text = "\n".join(u.text for u in document.units)
     for furniture in ("Home", "Search", "cookies", "Accept", "Print", "Regulator", "color:red", "Back to top"):
@@ -105,7 +105,7 @@ def test_furniture_never_becomes_text_and_identity_comes_from_the_page(tmp_path:
 
 def test_latin1_page_reads_by_its_declaration(tmp_path: Path) -> None:
     _write(tmp_path, "latin.html", NAVIGATED, encoding="latin-1")
-    parsed = HtmlFormat().parse([tmp_path], "t")
+    parsed = HtmlParser().parse([tmp_path], "t")
     assert "café" in "\n".join(u.text for u in parsed.documents[0].units)
 
 
@@ -115,7 +115,7 @@ def test_bad_pages_are_skipped_with_their_name_and_the_rest_ingest(tmp_path: Pat
     _write(tmp_path, "broken.html", "<html><body><p>Article 1 Scope<p>1. Unclosed <b>bold text runs on and on "
            + "and the page ends without closing anything at all, yet the words are there to read " * 3)
     _write(tmp_path, "plain.html", "<p>" + "</p><p>".join(f"Block {n} of a page with no numbering at all." for n in range(12)))
-    parsed = HtmlFormat().parse([tmp_path], "t")
+    parsed = HtmlParser().parse([tmp_path], "t")
     failed = {Path(f.path).name: f.problem for f in parsed.failures}
     assert set(failed) == {"shell.html", "error.html"}
     assert "script shell" in failed["shell.html"] and "error page" in failed["error.html"]
@@ -196,7 +196,7 @@ def test_real_ecfr_part_links_and_labels(shared_root: Path) -> None:
 
 def test_real_vbpl_page_reads_articles_not_css(shared_root: Path) -> None:
     page = _shared_page(shared_root, "vbpl_vn/new_site", "doc_000301.html")
-    document = HtmlFormat().parse([page], "t").documents[0]
+    document = HtmlParser().parse([page], "t").documents[0]
     assert document.units[0].label == "Thông tư 139/2025/TT-BTC"
     assert [u.label for u in document.units if u.type is UnitType.ARTICLE] == [
         "Thông tư 139/2025/TT-BTC Điều 1", "Thông tư 139/2025/TT-BTC Điều 2"]
@@ -206,7 +206,7 @@ def test_real_vbpl_page_reads_articles_not_css(shared_root: Path) -> None:
 def test_a_page_declared_utf8_but_saved_as_windows_1252_still_reads(tmp_path: Path) -> None:
     page = NAVIGATED.replace('charset="iso-8859-1"', 'charset="utf-8"').replace("café", "café “quoted” déjà")
     _write(tmp_path, "cp1252.html", page, encoding="cp1252")
-    parsed = HtmlFormat().parse([tmp_path], "t")
+    parsed = HtmlParser().parse([tmp_path], "t")
     assert not parsed.failures
     assert "café “quoted” déjà" in "\n".join(u.text for u in parsed.documents[0].units)
 

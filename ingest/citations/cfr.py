@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from core.domain import Document, LegalUnit, UnitType
 from ingest.citations import cfr_patterns as P
-from ingest.citations.cfr_markers import LEVEL_KINDS, MarkerKind, marker_kinds, marker_of, marker_value
 from ingest.models import Mention
+from ingest.parsers.cfr_markers import LEVEL_KINDS, MarkerKind, marker_kinds, marker_of, marker_value
 
 HOME_TITLE = "45"
 _MAX_MENTIONS = 20_000  # per unit: a safety cap, far above any real section

@@ -27,7 +27,7 @@ from ingest.citations import generic_ko_patterns as P
 from ingest.citations.generic_refs import Ref, Target, non_overlapping, ref_keys
 from ingest.models import Mention
 from ingest.parsers.generic.keys import Segment, doc_key, title_name_key
-from ingest.parsers.generic.korean import tier_of
+from ingest.parsers.generic.korean import DELEGATION, tier_of
 
 Path = tuple[Segment, ...]
 _MAX_RANGE = 50
@@ -286,7 +286,7 @@ def _chain(cites: list[_Cite]) -> list[_Cite]:
 
 def _answers(text: str, end: int) -> bool:
     answer = P.ANSWER.match(text, end)
-    return answer is not None and P.DELEGATION.search(answer.group("quote")) is not None
+    return answer is not None and DELEGATION.search(answer.group("quote")) is not None
 
 
 def _action(instruction: re.Match[str] | None) -> str | None:

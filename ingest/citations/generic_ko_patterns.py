@@ -66,8 +66,6 @@ OPENING = re.compile(
 )
 # "…에 따라" (pursuant to): the answering form; "…에 따른 위원회" only names a thing the act set up.
 IN_ACCORDANCE = re.compile(rf"\s{{0,2}}(?:{QUALIFIER}\s{{0,2}}){{0,2}}에\s?따라")
-# The words that delegate: "대통령령으로 정하는", "보건복지부령으로 정한다", "총리령으로 정하는 바에 따라".
-DELEGATION = re.compile(r"(?P<authority>대통령령|총리령|[가-힣]{1,12}부령)(?:으로|로)\s?(?:정하는|정한다|정할\s?수|정하여야)")
 
 # 「의료법」(이하 "법"이라 한다): an alias the rest of the document cites the instrument by.
 ALIAS = re.compile(

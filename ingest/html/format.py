@@ -1,17 +1,14 @@
-"""The `html` corpus format: saved web pages (with any text files beside them, read as `generic`)."""
+"""The `html` corpus parser: saved web pages (with any text files beside them, read as `generic`)."""
 from __future__ import annotations
 
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core.domain import Document
-from ingest.citations.base import CitationFinder
 from ingest.html.build import PageRecord, build_document
-from ingest.html.links import LinkedFinder
 from ingest.html.page import PageError, is_html_file, read_page
 from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
-from ingest.parsers.generic.format import GenericFormat, unique_slug
+from ingest.parsers.generic.format import GenericParser, unique_slug
 from ingest.parsers.generic.keys import slugify
 from ingest.parsers.generic.readers import collect_files
 
@@ -28,11 +25,11 @@ def collect_pages(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-class HtmlFormat:
+class HtmlParser:
     name = "html"
 
     def __init__(self) -> None:
-        self._generic = GenericFormat()
+        self._generic = GenericParser()
         self._records: list[PageRecord] = []
 
     def detect(self, paths: list[Path]) -> bool:
@@ -58,8 +55,10 @@ class HtmlFormat:
             self._records.append(record)
         return out
 
-    def finder(self, documents: list[Document]) -> CitationFinder:
-        return LinkedFinder(self._generic.finder(documents), self._records, documents)
+    @property
+    def records(self) -> list[PageRecord]:
+        """What the last parse kept of each page (element ids, links) for the link finder."""
+        return self._records
 
 
 def _page_slug(page, path: Path) -> str:

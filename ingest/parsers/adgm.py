@@ -8,8 +8,6 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from core.domain import Document, LegalUnit, UnitType, normalize_text
-from ingest.citations.adgm import AdgmCitationFinder
-from ingest.citations.base import CitationFinder
 from ingest.models import ParseFailure
 from ingest.parsers import adgm_ids as ids
 from ingest.parsers.base import CorpusParse
@@ -59,7 +57,7 @@ class _BadInput(ValueError):
     pass
 
 
-class AdgmFormat:
+class AdgmParser:
     name = "adgm"
 
     def detect(self, paths: list[Path]) -> bool:
@@ -75,9 +73,6 @@ class AdgmFormat:
             except _BadInput as exc:
                 out.failures.append(ParseFailure(path=str(path), problem=str(exc)))
         return out
-
-    def finder(self, documents: list[Document]) -> CitationFinder:
-        return AdgmCitationFinder(documents)
 
 
 def _map_path(path: Path) -> Path | None:

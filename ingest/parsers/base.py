@@ -1,4 +1,4 @@
-"""The contract every corpus format implements: files → documents, plus the citation finder for them."""
+"""The contract every corpus parser implements: files → documents (ingest/formats.py pairs each with its finder)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +7,6 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from core.domain import Document
-from ingest.citations.base import CitationFinder
 from ingest.models import ParseFailure
 
 
@@ -17,7 +16,7 @@ class CorpusParse(BaseModel):
     notes: list[str] = Field(default_factory=list, description="non-fatal remarks, e.g. structure fallbacks")
 
 
-class CorpusFormat(Protocol):
+class CorpusParser(Protocol):
     name: str
 
     def detect(self, paths: list[Path]) -> bool:
@@ -26,8 +25,4 @@ class CorpusFormat(Protocol):
 
     def parse(self, paths: list[Path], corpus: str) -> CorpusParse:
         """Parse every file; a bad file becomes a ParseFailure and the others still parse."""
-        ...
-
-    def finder(self, documents: list[Document]) -> CitationFinder:
-        """The citation finder for this format, primed with the corpus (document names, terms)."""
         ...

@@ -8,8 +8,6 @@ from pathlib import Path
 import yaml
 
 from core.domain import Document, LegalUnit, UnitType
-from ingest.citations.base import CitationFinder
-from ingest.citations.cfr import CfrCitationFinder
 from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.hipaa_definitions import Definition, looks_like_definitions, split_definitions
@@ -48,7 +46,7 @@ def part_key(part: str, subpart: str | None = None) -> str:
     return f"cfr:part:{part}" + (f":subpart:{subpart}" if subpart else "")
 
 
-class HipaaFormat:
+class HipaaParser:
     name = "hipaa"
 
     def detect(self, paths: list[Path]) -> bool:
@@ -85,9 +83,6 @@ class HipaaFormat:
                 out.notes.append(f"{path}: § {number} is not in {TOC_NAME}; parsed without a subpart")
             out.documents.append(result)
         return out
-
-    def finder(self, documents: list[Document]) -> CitationFinder:
-        return CfrCitationFinder(documents)
 
 
 # -- input discovery -----------------------------------------------------------------------------------

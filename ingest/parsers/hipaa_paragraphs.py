@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ingest.citations.cfr_markers import LEVEL_KINDS, MarkerKind, marker_kinds, marker_value
+from ingest.parsers.cfr_markers import LEVEL_KINDS, MarkerKind, marker_kinds, marker_value
 from ingest.parsers.hipaa_markdown import LEADING_MARKER, Block
 
 # A lower level started inside a block: "(b) Standard: … activities. (1) Permitted uses …".

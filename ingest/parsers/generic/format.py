@@ -1,12 +1,8 @@
-"""The generic corpus format: the user's own .txt/.md/.docx/.pdf files, structure read from headings."""
+"""The generic corpus parser: the user's own .txt/.md/.docx/.pdf files, structure read from headings."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from core.domain import Document
-from ingest.citations.base import CitationFinder
-from ingest.citations.eu import EuCitationFinder
-from ingest.citations.generic import GenericCitationFinder
 from ingest.models import ParseFailure
 from ingest.parsers.base import CorpusParse
 from ingest.parsers.generic.keys import slugify
@@ -14,8 +10,8 @@ from ingest.parsers.generic.readers import SUPPORTED_EXTENSIONS, ReadError, coll
 from ingest.parsers.generic.structure import AUTO, GENERIC_FORMAT_NAMES, grammar_code, parse_document
 
 
-class GenericFormat:
-    """`GenericFormat()` detects each document's grammar; `GenericFormat("generic-vi")` forces one."""
+class GenericParser:
+    """`GenericParser()` detects each document's grammar; `GenericParser("generic-vi")` forces one."""
 
     def __init__(self, name: str = AUTO) -> None:
         self._mode = grammar_code(name)
@@ -41,16 +37,10 @@ class GenericFormat:
             out.notes.extend(notes)
         return out
 
-    def finder(self, documents: list[Document]) -> CitationFinder:
-        finder = GenericCitationFinder(documents)
-        if any(d.units and d.units[0].metadata.get("tradition") == "eu" for d in documents):
-            return EuCitationFinder(documents, fallback=finder)
-        return finder
 
-
-def generic_formats() -> list[GenericFormat]:
-    """One format per `--format` name (generic, generic-en, generic-vi, generic-ko, generic-paragraphs)."""
-    return [GenericFormat(name) for name in GENERIC_FORMAT_NAMES]
+def generic_parsers() -> list[GenericParser]:
+    """One parser per `--format` name (generic, generic-en, generic-vi, generic-ko, generic-paragraphs)."""
+    return [GenericParser(name) for name in GENERIC_FORMAT_NAMES]
 
 
 def unique_slug(slug: str, taken: set[str]) -> str:

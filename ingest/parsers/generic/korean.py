@@ -14,7 +14,9 @@ import json
 import re
 
 from core.domain import LegalUnit, UnitType
-from ingest.citations.generic_ko_patterns import DELEGATION
+
+# The words that delegate: "대통령령으로 정하는", "보건복지부령으로 정한다", "총리령으로 정하는 바에 따라".
+DELEGATION = re.compile(r"(?P<authority>대통령령|총리령|[가-힣]{1,12}부령)(?:으로|로)\s?(?:정하는|정한다|정할\s?수|정하여야)")
 
 _DATE = r"\d{4}\s?\.\s?\d{1,2}\s?\.\s?\d{1,2}\.?"
 _DATES = rf"{_DATE}(?:\s?,\s?{_DATE}){{0,60}}"

@@ -1,4 +1,4 @@
-"""`python -m core.demo_corpus {ingest,summary} NAME`: the corpus `make demo` shows.
+"""`python -m ingest.demo {ingest,summary} NAME`: the corpus `make demo` shows.
 
 The HIPAA and ADGM corpora come from the shared material (CITEWALK_SHARED); a user without it gets
 the small sample regulation shipped in examples/ so the demo still runs end to end.
@@ -12,7 +12,7 @@ from pathlib import Path
 from core import neo4j_local
 from core.settings import REPO_ROOT, Settings, get_settings
 from core.stores import neo4j_store, queries
-from ingest.__main__ import main as ingest_main
+from ingest.cli import main as ingest_main
 
 SAMPLE = REPO_ROOT / "examples" / "sample-corpus"
 SHARED_CORPORA = {"hipaa": "corpora/hipaa", "adgm": "corpora/adgm"}
@@ -35,7 +35,7 @@ def corpus_path(name: str, settings: Settings) -> tuple[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m core.demo_corpus")
+    parser = argparse.ArgumentParser(prog="python -m ingest.demo")
     parser.add_argument("action", choices=["ingest", "summary"])
     parser.add_argument("name", nargs="?", default="hipaa")
     args = parser.parse_args(argv)
