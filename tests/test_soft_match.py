@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.answer.soft_match import SoftMatch, TokenReader, content_mask, soft_match
+from core.answer.soft_match import SoftMatch, TokenCache, TokenReader, TokenVectors, content_mask, reader_for, soft_match
 from core.embeddings import get_embedder
 from core.settings import Settings
 
@@ -77,3 +77,51 @@ def test_a_failed_reading_is_logged_and_gives_no_match(caplog):
     with caplog.at_level("WARNING", logger="citewalk.signals"):
         assert signals.soft_match("What must a firm do?", {"u": "A firm must notify."}) is None
     assert "in-context reading failed" in caplog.text and "model files missing" in caplog.text
+
+
+class _CountingModel:
+    """The packaged model, counting the texts it is asked to read (the cache is what is under test)."""
+
+    def __init__(self, model) -> None:
+        self.model, self.tokenizer, self.texts_read = model, model.tokenizer, 0
+
+    def encode(self, texts, **kwargs):
+        self.texts_read += len(texts)
+        return self.model.encode(texts, **kwargs)
+
+
+def test_a_text_read_once_is_not_read_again_and_matches_the_same(reader: TokenReader):
+    counting = _CountingModel(reader.model)
+    cached = TokenReader(counting, TokenCache())
+    texts = {"a": "A covered entity may disclose protected health information for research.",
+             "b": "An applicant must pay the annual fee to the Regulator."}
+    first = soft_match(cached, "When may an entity disclose information for research?", texts)
+    assert counting.texts_read == 1 + 2  # the question, then both texts
+    again = soft_match(cached, "Who must pay the annual fee?", {"b": texts["b"], "c": "A new rule."})
+    assert counting.texts_read == 3 + 1 + 1  # the new question and only the text not read before
+    assert np.allclose(first.best["b"], soft_match(reader, "When may an entity disclose information for research?",
+                                                   texts).best["b"], atol=1e-5)
+    assert again.cover("b") > 0
+
+
+def test_the_cache_stays_within_its_bytes_dropping_the_least_recently_used():
+    def vectors(rows: int) -> TokenVectors:
+        return TokenVectors(tuple("w" for _ in range(rows)), np.ones((rows, 384), dtype=np.float32))
+
+    cache = TokenCache(max_bytes=10 * (384 * 4 * 10 + 57 * 10))
+    for i in range(10):
+        cache.put(f"text {i}", vectors(10))
+    assert cache.get("text 0") is not None  # used again: kept over text 1
+    cache.put("text 10", vectors(10))
+    assert cache.get("text 1") is None and cache.get("text 0") is not None
+    for i in range(11, 40):
+        cache.put(f"text {i}", vectors(10))
+    assert len(cache) == 10 and cache.nbytes <= cache.max_bytes
+    cache.put("huge", vectors(10_000))  # larger than the whole cache: not kept, nothing pushed out
+    assert cache.get("huge") is None and len(cache) == 10
+
+
+def test_one_cache_per_model_shared_by_every_reader():
+    embedder = get_embedder(Settings())
+    first, second = reader_for(embedder), reader_for(embedder)
+    assert isinstance(first, TokenReader) and first.cache is not None and first.cache is second.cache

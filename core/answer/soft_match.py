@@ -5,7 +5,8 @@ reads them inside their own sentences (late interaction over the model's token v
 cover it catches paraphrase ("ask for a full review" ~ "may be referred … for a full merits review"), and unlike
 one vector per text it says *which* part of the question each text answers: what choosing between two
 provisions around the same rule needs. Reading a text costs a pass of the model over it, so selection reads
-only the units of its shortlisted candidates.
+only the units of its shortlisted candidates, and keeps what it read (`TokenCache`, bounded in bytes): a text's token
+vectors do not depend on the question, and the provisions of a corpus's common questions come back again and again.
 
 A backend that gives no token vectors (e5, which reads Korean and Vietnamese) is read one vector per text: the
 question as one query vector, each unit as the passage vector the corpus already holds for it (`vector_match`;
@@ -14,6 +15,10 @@ but in the corpus's language rather than the English model's noise, and at no mo
 """
 from __future__ import annotations
 
+import hashlib
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -24,6 +29,9 @@ from core.embeddings import Embedder
 from core.stores.embedding_cache import EmbeddingCache
 
 READ_BATCH = 4
+# Token vectors kept per model: ~150–400 KiB a provision (MiniLM, up to 256 pieces × 384 floats), so ~250–400
+# provisions; what the answer path holds between questions stays bounded whatever the traffic.
+TOKEN_CACHE_BYTES = 96 * 2**20
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,63 @@ def content_mask(pieces: tuple[str, ...]) -> np.ndarray:
     return keep if keep.any() else np.ones(len(pieces), dtype=bool)
 
 
+class TokenCache:
+    """Token vectors of texts already read, by text; the least recently used go once `max_bytes` is passed.
+    Shared by the answers running at once in worker threads, hence the lock."""
+
+    def __init__(self, max_bytes: int = TOKEN_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+        self._items: OrderedDict[bytes, TokenVectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(text: str) -> bytes:
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    @staticmethod
+    def _size(vectors: TokenVectors) -> int:
+        return vectors.vectors.nbytes + sum(len(p) + 56 for p in vectors.pieces)  # 56: a short str's overhead
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, text: str) -> TokenVectors | None:
+        key = self._key(text)
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, text: str, vectors: TokenVectors) -> None:
+        key, size = self._key(text), self._size(vectors)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= self._size(old)
+            self._items[key] = vectors
+            self.nbytes += size
+            while self.nbytes > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self.nbytes -= self._size(dropped)
+
+
+# One cache per loaded model, dropped with it (a model never reads from another's cache).
+_TOKEN_CACHES: weakref.WeakKeyDictionary[Any, TokenCache] = weakref.WeakKeyDictionary()
+_TOKEN_CACHES_LOCK = threading.Lock()
+
+
+def token_cache_for(model: Any) -> TokenCache:
+    with _TOKEN_CACHES_LOCK:
+        cache = _TOKEN_CACHES.get(model)
+        if cache is None:
+            cache = _TOKEN_CACHES[model] = TokenCache()
+        return cache
+
+
 class Reader(Protocol):
     def read_asks(self, asks: list[str]) -> list[np.ndarray]:
         """Per question (or clause), the rows its match is averaged over."""
@@ -60,12 +125,28 @@ class Reader(Protocol):
 class TokenReader:
     """Token vectors of texts from a sentence-transformers model (special tokens and punctuation left out)."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, cache: TokenCache | None = None) -> None:
         self.model = model
+        self.cache = cache
         self.tokenizer = model.tokenizer
         self._special = set(getattr(self.tokenizer, "all_special_ids", []) or [])
 
     def read(self, texts: list[str]) -> list[TokenVectors]:
+        """Texts' token vectors, from the cache where they were read before."""
+        if self.cache is None:
+            return self._encode(texts)
+        found = {t: v for t in dict.fromkeys(texts) if (v := self.cache.get(t)) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        for text, vectors in zip(missing, self._encode(missing)):
+            self.cache.put(text, vectors)
+            found[text] = vectors
+        return [found[t] for t in texts]
+
+    def read_asks(self, asks: list[str]) -> list[np.ndarray]:
+        # Questions are not kept: they rarely come back word for word, and would only push provisions out.
+        return [r.vectors[content_mask(r.pieces)] for r in self._encode(asks)]
+
+    def _encode(self, texts: list[str]) -> list[TokenVectors]:
         import torch
 
         if not texts:
@@ -74,9 +155,6 @@ class TokenReader:
             # Small batches: a batch pads every text to its longest, and provision lengths vary widely.
             outputs = self.model.encode(texts, output_value=None, convert_to_numpy=False, batch_size=READ_BATCH)
         return [self._vectors(out) for out in outputs]
-
-    def read_asks(self, asks: list[str]) -> list[np.ndarray]:
-        return [r.vectors[content_mask(r.pieces)] for r in self.read(asks)]
 
     def _vectors(self, out: dict[str, Any]) -> TokenVectors:
         ids = out["input_ids"].tolist()
@@ -110,7 +188,9 @@ class TextReader:
 
 def reader_for(embedder: Embedder, cache: EmbeddingCache | None = None) -> Reader:
     """Token vectors where the backend gives them (sentence-transformers), else one vector per text."""
-    return TokenReader(embedder.token_model) if embedder.token_model is not None else TextReader(embedder, cache)
+    if embedder.token_model is not None:
+        return TokenReader(embedder.token_model, token_cache_for(embedder.token_model))
+    return TextReader(embedder, cache)
 
 
 @dataclass
