@@ -75,7 +75,8 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) ->
     gate = asyncio.Semaphore(CONCURRENT_ANSWERS)
 
     async def ask(body: AskRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> AskResponse:
-        corpus, method = _corpus(body.corpus, settings), _method(body.method)
+        # Checking the name lists the data dir: a thread's job, not the loop's.
+        corpus, method = await asyncio.to_thread(_corpus, body.corpus, settings), _method(body.method)
         async with gate:
             stores = await asyncio.to_thread(open_stores, settings, corpus, method)
             envelope = await answer_question_async(body.question, corpus, settings, method=method, stores=stores)
@@ -87,9 +88,10 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) ->
                     author = user.identifier if user else ANONYMOUS
                     permalink = f"/answers/{await create_link(engine, author, answer_id, view)}"
                 if body.export:
-                    export = answer_export(view, answer_id)
+                    export = await asyncio.to_thread(answer_export, view, answer_id)
+        markdown = await asyncio.to_thread(export_markdown, export) if export else None
         return AskResponse(**envelope.model_dump(), permalink=permalink, answer_id=answer_id, export=export,
-                           export_markdown=export_markdown(export) if export else None)
+                           export_markdown=markdown)
 
     app.add_api_route("/api/ask", ask, methods=["POST"], response_model=AskResponse)
     routes_first(app, 1)

@@ -6,6 +6,8 @@ link should get a page, so the session cookie is read here and an absent/invalid
 """
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -56,8 +58,11 @@ def install_share_routes(app: FastAPI, engine: AsyncEngine, public_links: bool, 
         if access is not Access.ALLOWED or link is None:
             return refusal(access)
         revoke_url = f"/answers/{link.token}/revoke" if viewer == link.author else None
-        return page(share_page_html(link.view, shared_by=link.author, created_at=link.created_at, revoke_url=revoke_url,
-                                    token=link.token))
+        # The page carries the citation graph: rendering it is CPU work, kept off the loop.
+        html = await asyncio.to_thread(lambda: share_page_html(link.view, shared_by=link.author,
+                                                               created_at=link.created_at, revoke_url=revoke_url,
+                                                               token=link.token))
+        return page(html)
 
     async def revoke_answer(token: str, request: Request) -> Response:
         viewer = signed_in_user(request)

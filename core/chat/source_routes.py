@@ -44,9 +44,10 @@ class SourceRequest(BaseModel):
     below: int = Field(default=NEIGHBOURS, ge=0, le=WHOLE_DOCUMENT)
 
 
-def download(view: AnswerView, answer_id: str, fmt: str) -> Response:
+async def download(view: AnswerView, answer_id: str, fmt: str) -> Response:
     try:
-        body, media_type, name = render_export(view, answer_id, fmt)
+        # Building a DOCX is CPU work of tens of milliseconds: off the loop that serves every other chat.
+        body, media_type, name = await asyncio.to_thread(render_export, view, answer_id, fmt)
     except ValueError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from exc
     headers = {**SECURITY_HEADERS, "Content-Disposition": f"attachment; filename=\"{name}\"; filename*=UTF-8''{url_quote(name)}"}
@@ -73,7 +74,7 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         found = await stored_view(engine, message_id, user.identifier if user else None)
         if found.view is None:
             raise HTTPException(status_code=404, detail=f"this answer cannot be exported: {found.reason}")
-        return download(found.view, message_id, format)
+        return await download(found.view, message_id, format)
 
     async def shared(token: str, request: Request) -> AnswerView | HTMLResponse:
         link = await get_link(engine, token)
@@ -90,15 +91,19 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         try:
             found = await read(unit[:2_000], answer_quotes(view), span, span)
         except HTTPException as exc:
-            return page(source_page_html(None, token=token, problem=str(exc.detail), question=view.question), exc.status_code)
-        return page(source_page_html(found, token=token, question=view.question, whole=whole))
+            problem, status = str(exc.detail), exc.status_code
+            html = await asyncio.to_thread(lambda: source_page_html(None, token=token, problem=problem,
+                                                                    question=view.question))
+            return page(html, status)
+        return page(await asyncio.to_thread(lambda: source_page_html(found, token=token, question=view.question,
+                                                                     whole=whole)))
 
     async def shared_export(token: str, request: Request, format: str = "docx") -> Response:
         view = await shared(token, request)
         if isinstance(view, HTMLResponse):
             return view
         link = await get_link(engine, token)
-        return download(view, link.message_id if link else token, format)
+        return await download(view, link.message_id if link else token, format)
 
     app.add_api_route("/api/source", source, methods=["POST"], response_model=SourceView)
     app.add_api_route("/api/answers/{message_id}/export", export_answer, methods=["GET"])

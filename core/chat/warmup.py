@@ -5,6 +5,7 @@ question; answering one throwaway question per corpus at start-up moves that cos
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -20,7 +21,7 @@ WARMUP_QUESTION = "What does this regulation require?"
 async def warm_up(settings: Settings, method: str = DEFAULT_METHOD) -> dict[str, float]:
     """Seconds per corpus; a corpus that fails to load is logged and left cold (the app still starts)."""
     took: dict[str, float] = {}
-    for corpus in answerable_corpora(settings):
+    for corpus in await asyncio.to_thread(answerable_corpora, settings):
         started = time.perf_counter()
         try:
             # Extractive: the warm-up loads stores and models; asking a configured LLM would only cost its time.
