@@ -6,7 +6,9 @@ another store round trip. Neo4j is used only for expansion and is allowed to be 
 """
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -23,6 +25,10 @@ from core.stores.graph_reader import Neo4jReader, reader_for
 from core.stores.queries import UnitRecord, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
+# What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
+# units each) and question vectors (the search, then the answer's signals, embed the same question).
+MAX_MASKS = 64
+MAX_QUERY_VECTORS = 256
 
 
 @dataclass
@@ -40,7 +46,9 @@ class CorpusStores:
     window_unit: np.ndarray  # window row → unit index
     lexical_to_unit: np.ndarray  # lexical doc index → unit index (-1: unknown)
     index: dict[str, int] = field(default_factory=dict)
-    _masks: dict[str, np.ndarray] = field(default_factory=dict)
+    _masks: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
+    _query_vectors: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
+    _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
 
@@ -71,8 +79,25 @@ class CorpusStores:
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
-        """Question vectors by the model that made this corpus's vectors."""
-        return self.embedder.embed_queries(texts, self.config.query_threads)
+        """Question vectors by the model that made this corpus's vectors (the same texts: the vectors made before)."""
+        return self._remember(self._query_vectors, tuple(texts), MAX_QUERY_VECTORS,
+                              lambda: self.embedder.embed_queries(texts, self.config.query_threads))
+
+    def _remember(self, cache: OrderedDict[Hashable, np.ndarray], key: Hashable, limit: int,
+                  make: Callable[[], np.ndarray]) -> np.ndarray:
+        """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
+        least recently used goes past `limit`. Kept arrays are read-only, since every caller shares them."""
+        with self._remember_lock:
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
+        value = make()
+        value.flags.writeable = False
+        with self._remember_lock:
+            cache[key] = value
+            while len(cache) > limit:
+                cache.popitem(last=False)
+        return value
 
     def use_query_threads(self) -> None:
         """The embedder sets one thread per core for batch ingest; a question's small batch is faster alone."""
@@ -170,10 +195,8 @@ class CorpusStores:
         return out
 
     def allowed_mask(self, filters: Filters) -> np.ndarray:
-        key = filters.model_dump_json()
-        if key not in self._masks:  # a handful of distinct filters per process: cache them
-            self._masks[key] = np.array([self.allowed(uid, filters) for uid in self.unit_ids], dtype=bool)
-        return self._masks[key]
+        return self._remember(self._masks, filters.model_dump_json(), MAX_MASKS,
+                              lambda: np.array([self.allowed(uid, filters) for uid in self.unit_ids], dtype=bool))
 
     def allowed(self, unit_id: str, filters: Filters) -> bool:
         info = self.units.get(unit_id)

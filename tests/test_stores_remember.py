@@ -1,0 +1,45 @@
+"""What corpus stores remember between questions stays bounded: filter masks and question vectors are kept for
+the questions that come back (the search and the answer's signals embed the same question), least recently used
+out past a fixed count, however many distinct filters or questions a long-running chat sees."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.retrieval import stores as stores_module
+from core.retrieval.filters import Filters
+from core.settings import get_settings
+from tests.support.corpus_stores import built_stores
+
+
+def test_filter_masks_are_kept_up_to_their_bound() -> None:
+    stores = built_stores(get_settings(), "remember", units=50)
+    first = stores.allowed_mask(Filters(document_ids=["d0"]))
+    assert stores.allowed_mask(Filters(document_ids=["d0"])) is first
+    for n in range(1, stores_module.MAX_MASKS * 3):
+        stores.allowed_mask(Filters(document_ids=[f"d{n}"]))
+    assert len(stores._masks) == stores_module.MAX_MASKS
+    with pytest.raises(ValueError):
+        first[0] = True  # shared by every question: nobody may change it in place
+
+
+def test_a_question_embedded_again_is_not_run_through_the_model_again() -> None:
+    stores = built_stores(get_settings(), "remember", searchable=True)
+    calls: list[list[str]] = []
+    model_embed = stores.embedder.embed_queries
+
+    def counted(texts: list[str], threads: int | None = None) -> np.ndarray:
+        calls.append(list(texts))
+        return model_embed(texts, threads)
+
+    stores.embedder.embed_queries = counted  # type: ignore[method-assign]
+    try:
+        vector = stores.embed(["What records must be kept?"])
+        again = stores.embed(["What records must be kept?"])
+        assert calls == [["What records must be kept?"]] and np.array_equal(vector, again)
+        assert np.allclose(vector, model_embed(["What records must be kept?"]))
+        for n in range(stores_module.MAX_QUERY_VECTORS + 10):
+            stores.embed([f"question {n}"])
+        assert len(stores._query_vectors) == stores_module.MAX_QUERY_VECTORS
+    finally:
+        del stores.embedder.embed_queries
