@@ -70,6 +70,17 @@ def command(host: str, port: int) -> list[str]:
     return [str(CHAINLIT), "run", str(REPO_ROOT / "app.py"), "--host", host, "--port", str(port), "--headless"]
 
 
+# glibc gives each thread that allocates its own arena (up to 8 per core), and keeps what each freed: answers run
+# the model in many worker threads, so a worker's memory rose ~200 MiB over its first 20 s of load and stayed
+# there; two arenas halve that at no cost in latency (bench.load, LOAD_issue26.md). An operator's value stands.
+MALLOC_ARENAS = "2"
+
+
+def worker_env(environ: dict[str, str], root: Path) -> dict[str, str]:
+    """The worker's environment: its app root, and the allocator's arena cap unless one is set."""
+    return {"MALLOC_ARENA_MAX": MALLOC_ARENAS, **environ, "CHAINLIT_APP_ROOT": str(root)}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m core.serve", description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -78,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     root = prepare_root(worker_root(get_settings(), args.port))
     os.chdir(REPO_ROOT)
     # exec, not a child: the caller's SIGTERM and pid are chainlit's own, so a supervisor stops it directly.
-    os.execve(CHAINLIT, command(args.host, args.port), os.environ | {"CHAINLIT_APP_ROOT": str(root)})
+    os.execve(CHAINLIT, command(args.host, args.port), worker_env(dict(os.environ), root))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.serve import LINKED, command, prepare_root, remove_root, worker_root
+from core.serve import LINKED, MALLOC_ARENAS, command, prepare_root, remove_root, worker_env, worker_root
 from core.settings import REPO_ROOT, Settings
 
 
@@ -53,3 +53,9 @@ def test_a_stopped_workers_folder_is_removed_only_when_it_holds_just_the_links(t
     crashed = prepare_root(tmp_path / "crashed")
     (crashed / ".files").mkdir()  # a worker killed before its shutdown: left for the next start on the port
     assert not remove_root(crashed) and (crashed / ".files").is_dir()
+
+
+def test_the_worker_caps_the_allocators_arenas_unless_the_operator_set_them(tmp_path: Path) -> None:
+    env = worker_env({"PATH": "/bin"}, tmp_path)
+    assert env == {"PATH": "/bin", "MALLOC_ARENA_MAX": MALLOC_ARENAS, "CHAINLIT_APP_ROOT": str(tmp_path)}
+    assert worker_env({"MALLOC_ARENA_MAX": "8"}, tmp_path)["MALLOC_ARENA_MAX"] == "8"
