@@ -22,7 +22,7 @@ from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
 from core.chat.starters import starters_for
 from core.chat.storage import LocalStorageClient
-from core.chat.stored_views import stored_view
+from core.chat.stored_views import SESSION_VIEWS, keep_view, stored_view
 from core.chat.warmup import warm_up
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
@@ -95,12 +95,10 @@ async def chat_start() -> None:
 @cl.on_chat_resume
 async def chat_resume(thread: ThreadDict) -> None:
     await chat_start()
-    views = {
-        step["id"]: AnswerView.model_validate(meta[VIEW_METADATA_KEY])
-        for step in thread.get("steps", [])
-        if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta
-    }
-    _views().update(views)
+    stored = [(step["id"], meta[VIEW_METADATA_KEY]) for step in thread.get("steps", [])
+              if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta]
+    for message_id, raw in stored[-SESSION_VIEWS:]:  # the latest; an older answer's link reads its view back
+        keep_view(_views(), message_id, AnswerView.model_validate(raw))
 
 
 def _options() -> RunOptions:
@@ -127,7 +125,7 @@ async def on_message(message: cl.Message) -> None:
     shown = await answer_in_chat(message.content, _options(), settings, driver)
     if shown is not None:
         message_id, view = shown
-        _views()[message_id] = view
+        keep_view(_views(), message_id, view)
 
 
 @cl.action_callback(COPY_LINK_ACTION)
@@ -139,7 +137,8 @@ async def copy_link(action: cl.Action) -> None:
         if found.view is None:
             await cl.Message(content=f"This answer cannot be shared: {found.reason}.").send()
             return
-        view = _views()[action.forId] = found.view
+        view = found.view
+        keep_view(_views(), action.forId, view)
     token = await create_link(engine, user.identifier if user else ANONYMOUS, action.forId, view)
     message = cl.Message(content="A read-only link to this answer; signed-in colleagues can open it, "
                                  "and you can revoke it from the page.")

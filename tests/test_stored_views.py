@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from core.app_db import create_schema, metadata
 from core.chat.answer_message import VIEW_METADATA_KEY
-from core.chat.stored_views import stored_view
+from core.chat.stored_views import SESSION_VIEWS, keep_view, stored_view
 from tests.render_support import hostile_view
 
 OWNER = "owner@example.org"
@@ -58,3 +58,13 @@ def test_view_comes_back_only_for_its_author_and_failures_say_why(tmp_path: Path
     assert "without its answer snapshot" in found["plain"].reason
     assert "no longer matches" in found["stale"].reason
     assert "could not be read" in found["down"].reason and "DatabaseError" in found["down"].reason
+
+
+def test_a_session_keeps_its_latest_views_only() -> None:
+    views: dict = {}
+    view = hostile_view()
+    for n in range(SESSION_VIEWS + 30):
+        keep_view(views, f"m{n}", view)
+    keep_view(views, "m40", view)  # shown again (a link copied): now the newest
+    assert len(views) == SESSION_VIEWS
+    assert list(views)[-1] == "m40" and "m29" not in views and "m30" in views

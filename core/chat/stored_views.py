@@ -16,6 +16,18 @@ from core.app_db import metadata
 from core.chat.answer_message import VIEW_METADATA_KEY
 from core.render.view import AnswerView
 
+# The views a chat session holds in memory for "Copy link": its latest answers. An older answer's link reads its
+# view back from the app database (as after a restart), so a chat left open all day does not grow without end.
+SESSION_VIEWS = 50
+
+
+def keep_view(views: dict[str, AnswerView], message_id: str, view: AnswerView, limit: int = SESSION_VIEWS) -> None:
+    """Keeps `view` as the session's newest, dropping the oldest past `limit`."""
+    views.pop(message_id, None)
+    views[message_id] = view
+    while len(views) > limit:
+        del views[next(iter(views))]
+
 
 class ViewLookup(BaseModel):
     view: AnswerView | None = None
