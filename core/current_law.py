@@ -68,6 +68,7 @@ class CurrentLaw(BaseModel):
     latest_id: str | None = None  # the unit holding the newest text (an amending provision), if not this one
     chain: list[Edge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
     current_text: str | None = None  # the words in force, where the amending provisions give them
+    inserted: bool = False  # an amending provision inserted the unit (it did not exist before that took effect)
 
     @property
     def repealed(self) -> bool:
@@ -89,7 +90,8 @@ class CurrentLaw(BaseModel):
             amended = [e for e in self.events if e.origin == "edge" and not e.applied]
             if amended:
                 last = amended[-1]
-                out[0] = out[0][:-1] + f", as amended by {last.by}" + (f" (in force from {last.date})" if last.date else "") + "."
+                verb = "inserted" if last.action == "inserted" else "amended"
+                out[0] = out[0][:-1] + f", as {verb} by {last.by}" + (f" (in force from {last.date})" if last.date else "") + "."
         for event in self.events:
             when = event.date or "undated"
             by = f" by {event.by}" if event.by else ""
@@ -149,7 +151,18 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
         law.latest_id = _newest_text(law)
         _newest_first_hop(law, exact)
         law.current_text = current_text(text, exact)
+        _own_insertion(law, metadata, text)
     return law
+
+
+def _own_insertion(law: CurrentLaw, metadata: dict[str, str], text: str) -> None:
+    """A unit an amending provision inserted (ingest.citations.vi_inserted) holds that provision's words: its own
+    text stands until a later instruction changes it, and the insertion is its history, not newer words."""
+    law.inserted = any(e.source_id == metadata.get("inserted_by_id") for e in law.events if e.origin == "edge")
+    if law.inserted and law.latest_id == metadata.get("inserted_by_id"):
+        law.latest_id, law.chain = None, []
+    if law.current_text is not None and " ".join(law.current_text.split()) == " ".join(text.split()):
+        law.current_text = None
 
 
 def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
@@ -199,7 +212,7 @@ def instruction_wording(source_metadata: dict[str, str], target_label: str) -> t
         if record.get("words_from") and record.get("words_to") is not None and record.get("action") == "replace_words":
             return None, (record["words_from"], record["words_to"])
         if record.get("new_text") and not record.get("part"):
-            return _own_part(record["new_text"], label, len(targets)), None
+            return own_part(record["new_text"], label, len(targets)), None
     return None, None
 
 
@@ -208,7 +221,7 @@ def _label_form(target: str) -> str:
     return " ".join(f"{w} {n}" for w, n in reversed(_TARGET_WORDS.findall(target))).lower()
 
 
-def _own_part(new_text: str, label: str, targets: int) -> str:
+def own_part(new_text: str, label: str, targets: int) -> str:
     """One quotation for several targets ("khoản 1 và khoản 3 Điều 4 như sau: “1. … 3. …”"): the paragraph that
     starts with this unit's own number, up to the next one of the same kind."""
     text = new_text.strip().lstrip("“\"").rstrip("”\".;")
@@ -371,6 +384,11 @@ def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
             last = next((e for e in reversed(law.events) if e.origin == "edge" and e.instructed and not e.applied), None)
             if last is not None:
                 out.append(f"{law.label or unit_id} is in force as amended by {last.by}{_in_force(last)}.{_current(law)}")
+        elif law.inserted:
+            # A provision an amending act inserted did not exist before that act took effect.
+            inserted = next((e for e in law.events if e.origin == "edge" and e.action == "inserted" and not e.applied), None)
+            if inserted is not None:
+                out.append(f"{law.label or unit_id} was inserted by {inserted.by}{_in_force(inserted)}.")
     return out
 
 

@@ -134,7 +134,7 @@ def test_amending_document_edges(tmp_path: Path) -> None:
         ("art-1/cl-2", "t/nd112/art-5/cl-1/pt-c", "AMENDS", "replaced"),
         ("art-1/cl-2", "t/nd112/art-5/cl-2", "AMENDS", "replaced"),
         ("art-1/cl-3", "t/nd112/art-6", "AMENDS", "words replaced"),
-        ("art-1/cl-4", "t/nd112/art-5", "AMENDS", "inserted"),
+        ("art-1/cl-4", "t/nd112/art-5a", "AMENDS", "inserted"),
         ("art-1/cl-5", "t/nd112/annex-i/form-01", "REPLACES", "repealed"),
     }
     # Quoted new text is the item's, never the amending act's own structure; the signature block is gone.
@@ -443,3 +443,106 @@ def test_the_document_with_the_number_block_owns_its_name(tmp_path: Path) -> Non
     notes = "Ghi chú\nNghị định 112/2021/NĐ-CP: quy định chi tiết một số điều của Luật\nĐiều 1. Ghi chú\n"
     graph = _graph(tmp_path, {"a-notes.txt": notes, "nd112.txt": ORIGINAL, "nd372.txt": AMENDING})
     assert ("art-1/cl-3", "t/nd112/art-6", "AMENDS", "words replaced") in _amending_edges(graph, "t/nd372/")
+
+
+# Real sentences: Thông tư 17/2022/TT-BLĐTBXH Điều 7 and Thông tư 03/2023/TT-BLĐTBXH Điều 1 khoản 1 (Công báo 781+782),
+# Nghị định 112/2021/NĐ-CP Chương III Mục 2 and Nghị định 372/2025/NĐ-CP Điều 1 khoản 10-11 (Công báo 30), shortened.
+TT17 = """Số: 17/2022/TT-BLĐTBXH
+THÔNG TƯ
+Hướng dẫn thực hiện một số nội dung về giáo dục nghề nghiệp và giải quyết việc làm
+Điều 7. Xây dựng định mức kinh tế - kỹ thuật
+1. Xây dựng, chỉnh sửa, bổ sung định mức kinh tế - kỹ thuật về đào tạo cho
+từng ngành, nghề theo trình độ, cấp độ đào tạo.
+2. Nội dung xây dựng, thẩm định và ban hành định mức kinh tế - kỹ thuật về
+đào tạo thực hiện theo Thông tư số 07/2020/TT-BLĐTBXH.
+Điều 8. Xây dựng danh mục thiết bị đào tạo tối thiểu
+1. Xây dựng, chỉnh sửa, bổ sung danh mục thiết bị đào tạo tối thiểu.
+"""
+
+TT03 = """Số: 03/2023/TT-BLĐTBXH
+THÔNG TƯ
+Sửa đổi, bổ sung một số điều của Thông tư số 17/2022/TT-BLĐTBXH
+Điều 1. Sửa đổi, bổ sung một số điều của Thông tư số 17/2022/TT-BLĐTBXH
+ngày 06 tháng 9 năm 2022 của Bộ trưởng Bộ Lao động - Thương binh và Xã
+hội (sau đây gọi là Thông tư số 17/2022/TT-BLĐTBXH)
+1. Bổ sung khoản 3 vào Điều 7 như sau:
+“3. Các ngành, nghề được lựa chọn xây dựng định mức kinh tế - kỹ thuật về
+đào tạo do cơ quan được giao nhiệm vụ tổ chức xây dựng quyết định trên cơ sở
+quy hoạch, chiến lược, kế hoạch phát triển kinh tế - xã hội của vùng, ngành, địa
+phương theo phạm vi của Chương trình”.
+Điều 2. Hiệu lực thi hành
+1. Thông tư này có hiệu lực thi hành từ ngày 31 tháng 5 năm 2023.
+"""
+
+ND112 = """Số: 112/2021/NĐ-CP
+NGHỊ ĐỊNH
+Quy định chi tiết một số điều của Luật Người lao động Việt Nam đi làm việc ở nước ngoài theo hợp đồng
+Chương III
+ĐIỀU KIỆN HOẠT ĐỘNG DỊCH VỤ
+Mục 2
+ĐIỀU KIỆN HOẠT ĐỘNG DỊCH VỤ ĐƯA NGƯỜI LAO ĐỘNG ĐI LÀM VIỆC TẠI NHẬT BẢN
+Điều 15. Điều kiện hoạt động dịch vụ đưa người lao động Việt Nam đi làm
+việc tại Nhật Bản
+1. Có đủ số lượng nhân viên nghiệp vụ để thực hiện nội dung hoạt động.
+ Điều 16. Hồ sơ, thủ tục đăng ký hoạt động dịch vụ đưa người lao động
+Việt Nam đi làm việc tại Nhật Bản
+1. Hồ sơ:
+"""
+
+ND372 = """Số: 372/2025/NĐ-CP
+NGHỊ ĐỊNH
+Sửa đổi, bổ sung một số điều của Nghị định số 112/2021/NĐ-CP
+Điều 1. Sửa đổi, bổ sung một số điều của Nghị định số 112/2021/NĐ-CP
+10. Bổ sung Điều 15a như sau:
+“Điều 15a. Thông báo đáp ứng điều kiện của thị trường, ngành nghề
+1. Trước khi thực hiện hoạt động đưa người lao động đi làm việc tại Đài
+Loan (Trung Quốc), Nhật Bản và nghề hộ lý tại Nhật Bản, doanh nghiệp thực
+hiện việc thông báo trực tuyến.
+2. Ngay sau khi doanh nghiệp thực hiện việc thông báo trực tuyến tại
+khoản 1 Điều này thành công, doanh nghiệp được phép hoạt động.”
+11. Bổ sung Điều 15b như sau:
+“Điều 15b. Thông báo danh sách người lao động dự kiến đi làm việc
+ở nước ngoài
+1. Việc thông báo danh sách người lao động dự kiến đi làm việc ở nước
+ngoài được thực hiện trực tuyến.”
+Điều 2. Hiệu lực thi hành
+Nghị định này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2026.
+"""
+
+
+def test_inserted_provisions_become_units_of_the_amended_act(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from core.current_law import ParsedLaw, caveats
+
+    graph = _graph(tmp_path, {"tt03.txt": TT03, "tt17.txt": TT17, "nd112.txt": ND112, "nd372.txt": ND372})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    clause = units["t/tt17/art-7/cl-3"]
+    assert clause.type == "clause" and clause.parent_id == "t/tt17/art-7"
+    assert clause.label == "Thông tư 17/2022/TT-BLĐTBXH Điều 7 khoản 3"
+    assert clause.text.startswith("3. Các ngành, nghề được lựa chọn") and clause.text.endswith("phạm vi của Chương trình")
+    assert clause.metadata["inserted_by"] == "Thông tư 03/2023/TT-BLĐTBXH Điều 1 khoản 1"
+    assert clause.metadata["effective_date"] == "2023-05-31"
+    # In the amended act's reading order, after khoản 2 of its article; the inserting item amends it, not Điều 7.
+    tt17 = [u.id.removeprefix("t/tt17/") for u in next(d for d in graph.documents if d.id == "t/tt17").units]
+    assert tt17[1:] == ["art-7", "art-7/cl-1", "art-7/cl-2", "art-7/cl-3", "art-8", "art-8/cl-1"]
+    assert _amending_edges(graph, "t/tt03/") == {("art-1/cl-1", "t/tt17/art-7/cl-3", "AMENDS", "inserted")}
+    assert any(e.source == "t/tt17/art-7" and e.target == clause.id and e.type is EdgeType.CONTAINS for e in graph.edges)
+    # A new article sits beside the one it follows, in its Mục, with its heading as title; Điều 15b after Điều 15a.
+    nd112 = [u for u in next(d for d in graph.documents if d.id == "t/nd112").units if u.type == "article"]
+    assert [u.label.rsplit(" ", 1)[-1] for u in nd112] == ["15", "15a", "15b", "16"]
+    article = units["t/nd112/ch-iii/sec-2/art-15a"]
+    assert article.parent_id == "t/nd112/ch-iii/sec-2" and article.title == "Thông báo đáp ứng điều kiện của thị trường, ngành nghề"
+    assert "khoản 1 Điều này thành công" in article.text and not article.text.endswith("”")
+    assert _amending_edges(graph, "t/nd372/") == {("art-1/cl-10", "t/nd112/ch-iii/sec-2/art-15a", "AMENDS", "inserted"),
+                                                 ("art-1/cl-11", "t/nd112/ch-iii/sec-2/art-15b", "AMENDS", "inserted")}
+    # Current law: the new unit's own words stand, its history is the insertion with its date; the unit it follows is untouched.
+    laws = ParsedLaw(units, graph.edges)
+    law = laws.read(article.id)
+    assert [(e.action, e.date, e.by) for e in law.events] == [("inserted", "2026-01-01", "Nghị định 372/2025/NĐ-CP Điều 1 khoản 10")]
+    assert law.inserted and law.latest_id is None and law.current_text is None and not law.repealed
+    assert law.lines()[0].endswith("as inserted by Nghị định 372/2025/NĐ-CP Điều 1 khoản 10 (in force from 2026-01-01).")
+    assert not laws.read("t/nd112/ch-iii/sec-2/art-15").events and not laws.read("t/tt17/art-7").events
+    said = caveats(SimpleNamespace(current_law=laws.read), [clause.id, "t/tt17/art-7"])
+    assert said == ["Thông tư 17/2022/TT-BLĐTBXH Điều 7 khoản 3 was inserted by Thông tư 03/2023/TT-BLĐTBXH Điều 1 khoản 1 "
+                    "(in force from 2023-05-31)."]
