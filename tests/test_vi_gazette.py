@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -279,8 +280,6 @@ Thông tư này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2026.
 
 
 def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_order(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
     from core.current_law import ParsedLaw, caveats
 
     # The later amender sorts first by file name: the order must come from the dates in force.
@@ -511,8 +510,6 @@ Nghị định này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2026
 
 
 def test_inserted_provisions_become_units_of_the_amended_act(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
     from core.current_law import ParsedLaw, caveats
 
     graph = _graph(tmp_path, {"tt03.txt": TT03, "tt17.txt": TT17, "nd112.txt": ND112, "nd372.txt": ND372})
@@ -546,3 +543,54 @@ def test_inserted_provisions_become_units_of_the_amended_act(tmp_path: Path) -> 
     said = caveats(SimpleNamespace(current_law=laws.read), [clause.id, "t/tt17/art-7"])
     assert said == ["Thông tư 17/2022/TT-BLĐTBXH Điều 7 khoản 3 was inserted by Thông tư 03/2023/TT-BLĐTBXH Điều 1 khoản 1 "
                     "(in force from 2023-05-31)."]
+
+
+def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp_path: Path, test_settings, neo4j_driver) -> None:
+    """Through the stores the chat reads (Neo4j): the stored current law is the parse's; the answer's caveats and the
+    rule card name the amending provision and its date in force, with the current words beside the quoted original."""
+    from core.answer.graph import Neo4jGraph
+    from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
+    from core.chat.evidence import answer_view
+    from core.current_law import ParsedLaw, caveats
+    from core.render.html_blocks import answer_html
+    from core.stores import queries as gq
+    from core.stores.neo4j_store import edges_owned_by, write_document
+
+    for name, text in {"a12.txt": TT12, "b95.txt": TT95, "c44.txt": TT44, "tt03.txt": TT03, "tt17.txt": TT17}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = build_graph(sorted(tmp_path.iterdir()), "vi-curlaw", "generic")
+    owned = edges_owned_by(graph.documents, graph.edges)
+    db = test_settings.neo4j_database
+    for document in graph.documents:
+        write_document(neo4j_driver, db, document, owned.get(document.id, []), graph.externals, "h")
+    units = {u.id: u for d in graph.documents for u in d.units}
+    laws = ParsedLaw(units, graph.edges)
+    twice, words, inserted = "vi-curlaw/c44/art-7/cl-1", "vi-curlaw/c44/art-8/cl-3", "vi-curlaw/tt17/art-7/cl-3"
+    for unit_id in (twice, words, inserted):
+        stored = gq.current_law(neo4j_driver, db, unit_id)
+        assert stored is not None and stored.model_dump() == laws.read(unit_id).model_dump(), unit_id
+    said = caveats(Neo4jGraph(neo4j_driver, db), [twice, words, inserted])
+    assert said == caveats(SimpleNamespace(current_law=laws.read), [twice, words, inserted]) and len(said) == 3
+    envelope = AnswerEnvelope(
+        question="Mức chi phí quản lý là bao nhiêu?", corpus="vi-curlaw", mode="extractive", model="extractive",
+        answer=AttributedAnswer(answer="Mức chi phí quản lý bằng 1,5% tổng kinh phí.", caveats=said, rules=[
+            RuleClaims(unit_id=twice, label=units[twice].label, claims=[Claim(text="Mức chi phí quản lý bằng 1,5% tổng kinh phí.")]),
+            RuleClaims(unit_id=words, label=units[words].label, claims=[Claim(text=units[words].text)]),
+            RuleClaims(unit_id=inserted, label=units[inserted].label, claims=[Claim(text=units[inserted].text[:60])])]),
+        seed_ids=[twice, words, inserted], evidence_ids=[twice, words, inserted])
+    view = answer_view(neo4j_driver, db, envelope)
+    cards = {c.unit_id: c.history for c in view.cards}
+    first = cards[twice]
+    assert first is not None and "2% tổng kinh phí" in first.current_text and "1,5%" in view.cards[0].text
+    assert (first.current_by, first.current_from) == ("Thông tư 12/2026/TT-BTC Điều 1", "2026-07-01")
+    assert [e.line for e in first.events] == ["Replaced by Thông tư 95/2025/TT-BTC Điều 1 khoản 1, in force 2025-10-20",
+                                              "Replaced by Thông tư 12/2026/TT-BTC Điều 1, in force 2026-07-01"]
+    second = cards[words]
+    assert second is not None and second.current_by == "Thông tư 95/2025/TT-BTC Điều 2 khoản 1"
+    assert "cơ quan Nội vụ" in second.current_text and "Lao động - Thương binh" in units[words].text
+    third = cards[inserted]
+    assert third is not None and not third.current_text
+    assert third.headline == "Inserted by Thông tư 03/2023/TT-BLĐTBXH Điều 1 khoản 1 (in force from 2023-05-31); the text shown is current."
+    html = answer_html(view)
+    assert "Current text, as amended by Thông tư 12/2026/TT-BTC Điều 1 (in force from 2026-07-01)" in html
+    assert "Amended by Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (in force from 2025-10-20): the text quoted is the original" in html
