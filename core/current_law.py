@@ -199,20 +199,33 @@ _TARGET_WORDS = re.compile(r"(điểm|khoản|Điều|Mục|Chương|Phụ lục
 def instruction_wording(source_metadata: dict[str, str], target_label: str) -> tuple[str | None, tuple[str, str] | None]:
     """What an amending provision's recorded instructions (metadata "instructions", Vietnamese grammar) give
     the unit labelled `target_label`: its quoted new text (the part of it for this unit when one quotation holds
-    several), and a replaced phrase (old, new)."""
+    several), and a replaced phrase (old, new). An instruction naming the unit comes before one for the whole act
+    ("thay thế cụm từ A bằng B tại Thông tư …, trừ … khoản 4 Điều 7; thay thế cụm từ “cơ quan A” bằng … tại khoản 3
+    Điều 8"), and a whole-act instruction passes over the provisions it excepts."""
     try:
         records = json.loads(source_metadata.get("instructions") or "[]")
     except json.JSONDecodeError:
         return None, None
     label = " ".join(target_label.split()).lower()
+    named, whole = [], []
     for record in records if isinstance(records, list) else []:
         targets = record.get("targets") or []
-        if not any(t == "(whole act)" or label.endswith(_label_form(t)) for t in targets):
-            continue
+        if any(label.endswith(_label_form(t)) for t in targets if t != "(whole act)"):
+            named.append(record)
+        elif "(whole act)" in targets and not any(label.endswith(_label_form(t)) for t in record.get("except") or []):
+            whole.append(record)
+    for record in [*named, *whole]:
+        targets = record.get("targets") or []
         if record.get("words_from") and record.get("words_to") is not None and record.get("action") == "replace_words":
             return None, (record["words_from"], record["words_to"])
-        if record.get("new_text") and not record.get("part"):
+        if not record.get("new_text"):
+            continue
+        if not record.get("part"):
             return own_part(record["new_text"], label, len(targets)), None
+        # "Sửa đổi, bổ sung tên Điều và khoản 7 Điều 39 như sau: “Điều 39. … 7. …”": the clause's own paragraph.
+        numbered = _numbered_part(_unquoted(record["new_text"]), label) if record.get("part") == "title" and len(targets) > 1 else None
+        if numbered is not None:
+            return numbered, None
     return None, None
 
 
@@ -224,21 +237,30 @@ def _label_form(target: str) -> str:
 def own_part(new_text: str, label: str, targets: int) -> str:
     """One quotation for several targets ("khoản 1 và khoản 3 Điều 4 như sau: “1. … 3. …”"): the paragraph that
     starts with this unit's own number, up to the next one of the same kind."""
-    text = new_text.strip().lstrip("“\"").rstrip("”\".;")
+    text = _unquoted(new_text)
     if targets <= 1:
         return text
+    return _numbered_part(text, label) or text
+
+
+def _unquoted(new_text: str) -> str:
+    return new_text.strip().lstrip("“\"").rstrip("”\".;")
+
+
+def _numbered_part(text: str, label: str) -> str | None:
+    """The paragraph of `text` that starts with the number of the clause or point `label` ends with; None when none does."""
     last = label.rsplit(" ", 2)
     kind, number = (last[-2], last[-1]) if len(last) >= 2 else ("", "")
     mark = {"khoản": rf"{re.escape(number)}\.", "điểm": rf"{re.escape(number)}\)"}.get(kind)
     if mark is None:
-        return text
+        return None
     lines = text.splitlines()
     start = next((n for n, line in enumerate(lines) if re.match(rf"[“\"]?{mark}\s", line.strip())), None)
     if start is None:
-        return text
+        return None
     sibling = r"\d{1,3}\.\s" if kind == "khoản" else r"[a-zđ]\)\s"
     end = next((n for n in range(start + 1, len(lines)) if re.match(sibling, lines[n].strip())), len(lines))
-    return "\n".join(lines[start:end]).strip().lstrip("“\"").rstrip("”\".;")
+    return _unquoted("\n".join(lines[start:end]))
 
 
 def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:

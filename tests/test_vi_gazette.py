@@ -194,6 +194,7 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
     assert checks["VBHN amendment footnotes → history entries with the right amender"].ok
     assert checks["VBHN AMENDS/REPLACES edges from the consolidated text to its amender (wrong direction)"].value == 0
     assert checks["gazette articles out of sequence (wrapped lines, annex templates, quoted text)"].value == 0
+    assert checks["current law of the gold targets (event, date in force, words in force or repeal)"].ok
 
 
 VBHN = """Số: 06/VBHN-BYT
@@ -594,3 +595,34 @@ def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp
     html = answer_html(view)
     assert "Current text, as amended by Thông tư 12/2026/TT-BTC Điều 1 (in force from 2026-07-01)" in html
     assert "Amended by Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (in force from 2025-10-20): the text quoted is the original" in html
+
+
+def test_the_words_in_force_come_from_the_instruction_that_names_the_unit(tmp_path: Path) -> None:
+    from core.current_law import ParsedLaw, instruction_wording
+
+    # Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (two instructions in one item, the first for the whole act with an
+    # exception) and Nghị định 372/2025/NĐ-CP Điều 1 khoản 13 (an article's title and one of its clauses in one quotation).
+    tt95 = TT95.replace(TT95[TT95.index("1. Thay thế cụm từ"):TT95.index("Điều 3. Hiệu lực")], """1. Thay thế cụm từ “Lao động - Thương binh và Xã hội” bằng cụm từ “Nội
+vụ” tại Thông tư số 44/2022/TT-BTC, trừ cụm từ “Bộ Lao động - Thương binh và
+Xã hội” quy định tại khoản 4 Điều 7 Thông tư số 44/2022/TT-BTC; thay thế cụm
+từ “cơ quan Lao động - Thương binh và Xã hội” bằng cụm từ “cơ quan Nội vụ
+hoặc cơ quan được giao quản lý và sử dụng kinh phí người có công với cách
+mạng” tại khoản 3 Điều 8 Thông tư số 44/2022/TT-BTC.
+""")
+    graph = _graph(tmp_path, {"b95.txt": tt95, "c44.txt": TT44})
+    units = {u.id: u for d in graph.documents for u in d.units}
+    source = units["t/b95/art-2/cl-1"].metadata
+    assert json.loads(source["instructions"])[0]["except"] == ["khoản 4 Điều 7"]
+    specific = ("cơ quan Lao động - Thương binh và Xã hội", "cơ quan Nội vụ hoặc cơ quan được giao quản lý và sử dụng kinh "
+                "phí người có công với cách mạng")
+    assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 8 khoản 3") == (None, specific)
+    assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 7 khoản 4") == (None, None)
+    assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 7 khoản 2") == (None, ("Lao động - Thương binh và Xã hội", "Nội vụ"))
+    law = ParsedLaw(units, graph.edges).read("t/c44/art-8/cl-3")
+    assert law.current_text is not None and law.current_text.startswith("3. Dự toán do cơ quan Nội vụ hoặc cơ quan được giao")
+    nd372 = {"instructions": json.dumps([{"action": "amend", "targets": ["Điều 39", "khoản 7 Điều 39"], "part": "title",
+                                          "new_text": "“Điều 39. Trách nhiệm của Bộ Nội vụ\n7. Duy trì và thường xuyên cập nhật "
+                                                      "trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách.”"}])}
+    assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39 khoản 7") == (
+        "7. Duy trì và thường xuyên cập nhật trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách", None)
+    assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39") == (None, None)  # a new title, not new words

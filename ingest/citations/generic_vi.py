@@ -168,4 +168,6 @@ def _record(instruction: Instruction) -> dict:
             record[name] = getattr(instruction, name)
     if instruction.new:
         record["new"] = provision_label(instruction.new)
+    if instruction.excepted:
+        record["except"] = [provision_label(p) for p in instruction.excepted]
     return record
