@@ -161,10 +161,20 @@ def test_wrapped_lines_and_annex_templates_make_no_articles(tmp_path: Path) -> N
     assert "Điều 1. Cấp Giấy phép" in next(u.text for u in document.units if u.id.endswith("form-01"))
 
 
-def test_unbalanced_quote_still_ingests_with_a_warning(tmp_path: Path) -> None:
+def test_unbalanced_quote_still_ingests_with_a_warning(tmp_path: Path, test_settings) -> None:
+    from ingest.__main__ import render_summary
+    from ingest.pipeline import run_ingest
+
     text = AMENDING.replace("4. Ngân hàng thông báo cho Bộ.”", "4. Ngân hàng thông báo cho Bộ.")
     graph = _graph(tmp_path, {"nd112.txt": ORIGINAL, "nd372.txt": text})
-    assert any("unbalanced quotation" in note and "Mức ký quỹ là 02 tỷ đồng" in note for note in graph.notes)
+    # The ingest report prints both warnings: the unclosed quotation, and the instruction whose target is missing.
+    report = render_summary(run_ingest(sorted(tmp_path.iterdir()), "t", test_settings, "generic", dry_run=True))
+    notes = [line for line in report.splitlines() if line.startswith("note: ")]
+    assert any("unbalanced quotation marks" in n and "line 8" in n for n in notes)
+    assert any("khoản 9 Điều 4" in n and "kept as a reference" in n for n in notes)
+    # The warning names the file and the line where the quotation opened (line 8 of nd372.txt) and where it was ended.
+    assert any("nd372.txt: unbalanced quotation marks: the quotation opened at line 8 ““1. Mức ký quỹ là 02 tỷ đồng.”" in note
+               and "ended before line 14 “2. Sửa đổi, bổ sung điểm c" in note for note in graph.notes), graph.notes
     # The next instruction still starts its own item and still amends.
     assert ("art-1/cl-2", "t/nd112/art-5/cl-2", "AMENDS", "replaced") in _amending_edges(graph, "t/nd372/")
 
