@@ -188,9 +188,32 @@ def current_text(text: str, incoming: Iterable[Incoming]) -> str | None:
             continue
         if edge.new_text:
             words, changed = edge.new_text, True
-        elif edge.words and edge.words[0] in words:
-            words, changed = words.replace(edge.words[0], edge.words[1]), True
+        elif edge.words and holds(words, edge.words[0]):
+            # The phrase may wrap across the unit's lines as printed; the new words are literal (backslashes escaped).
+            old, new = edge.words
+            words, changed = _phrase(old).sub(new.replace("\\", "\\\\"), words), True
     return words if changed else None
+
+
+def _phrase(words: str) -> re.Pattern[str]:
+    return re.compile(r"\s+".join(re.escape(w) for w in words.split()))
+
+
+def holds(text: str, phrase: str) -> bool:
+    """Whether the unit's words hold the phrase, however its lines wrap."""
+    return bool(phrase.split()) and _phrase(phrase).search(text) is not None
+
+
+# The edge a phrase replacement throughout an act makes: to the act itself ("thay thế cụm từ A bằng B tại Thông tư số …").
+ACT_WIDE = "words replaced"
+
+
+def act_wide(direct: list[Incoming], to_act: Iterable[Incoming], text: str) -> list[Incoming]:
+    """Phrase replacements made throughout the unit's act that reach it: those whose phrase its words hold (the
+    wording was read for this unit, so a provision the instruction excepts gets none), unless the same provision
+    also amends the unit by name."""
+    named = {e.source_id for e in direct}
+    return [e for e in to_act if e.source_id not in named and e.words and holds(text, e.words[0])]
 
 
 _TARGET_WORDS = re.compile(r"(điểm|khoản|Điều|Mục|Chương|Phụ lục|Mẫu số)\s+(\S+)")
@@ -360,17 +383,24 @@ class ParsedLaw:
 
     def read(self, unit_id: str) -> CurrentLaw:
         unit = self.units[unit_id]
-        incoming = []
-        for source_id, edge_type, action, resolution, same_document in self.into.get(unit_id, ()):
-            source = self.units.get(source_id)
-            root = self.units.get(source.document_id) if source is not None else None
-            date = amending_date(source.metadata if source else {}, root.metadata if root else {})
-            new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
-            incoming.append(Incoming(source_id=source_id, source_label=source.label if source else source_id,
-                                     type=edge_type, action=action, resolution=resolution or "exact", date=date,
-                                     same_document=same_document, new_text=new_text, words=words))
+        incoming = [self._incoming(unit, *edge) for edge in self.into.get(unit_id, ())]
+        if unit.document_id != unit_id:
+            to_act = [self._incoming(unit, *e) for e in self.into.get(unit.document_id, ()) if e[2] == ACT_WIDE]
+            incoming += act_wide(incoming, to_act, unit.text)
         return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
                     longest_chain(unit_id, self.into), unit.text)
+
+
+    def _incoming(self, unit: LegalUnit, source_id: str, edge_type: str, action: str | None, resolution: str | None,
+                  same_document: bool) -> Incoming:
+        """One amending edge as the unit reads it: the amending side's date and the wording it gives this unit."""
+        source = self.units.get(source_id)
+        root = self.units.get(source.document_id) if source is not None else None
+        date = amending_date(source.metadata if source else {}, root.metadata if root else {})
+        new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
+        return Incoming(source_id=source_id, source_label=source.label if source else source_id, type=edge_type,
+                        action=action, resolution=resolution or "exact", date=date, same_document=same_document,
+                        new_text=new_text, words=words)
 
 
 def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:

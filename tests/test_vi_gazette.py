@@ -205,6 +205,7 @@ def test_gold_vi_amendments(shared_root: Path) -> None:
     assert checks["VBHN AMENDS/REPLACES edges from the consolidated text to its amender (wrong direction)"].value == 0
     assert checks["gazette articles out of sequence (wrapped lines, annex templates, quoted text)"].value == 0
     assert checks["current law of the gold targets (event, date in force, words in force or repeal)"].ok
+    assert checks["phrases replaced throughout an act: units holding the old phrase whose current text no longer does"].ok
 
 
 VBHN = """Số: 06/VBHN-BYT
@@ -288,6 +289,26 @@ Sửa đổi, bổ sung khoản 1 Điều 7 của Thông tư số 44/2022/TT-BTC
 Điều 2. Hiệu lực thi hành
 Thông tư này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2026.
 """
+
+
+# Thông tư 95/2025/TT-BTC Điều 2 khoản 1 as printed: two instructions in one item, the first for the whole act with an
+# exception; and Thông tư 44/2022/TT-BTC khoản 4 Điều 7 (the exception) and điểm b khoản 1 Điều 10 (the phrase wraps).
+TT95_REAL = TT95.replace(TT95[TT95.index("1. Thay thế cụm từ"):TT95.index("Điều 3. Hiệu lực")], """1. Thay thế cụm từ “Lao động - Thương binh và Xã hội” bằng cụm từ “Nội
+vụ” tại Thông tư số 44/2022/TT-BTC, trừ cụm từ “Bộ Lao động - Thương binh và
+Xã hội” quy định tại khoản 4 Điều 7 Thông tư số 44/2022/TT-BTC; thay thế cụm
+từ “cơ quan Lao động - Thương binh và Xã hội” bằng cụm từ “cơ quan Nội vụ
+hoặc cơ quan được giao quản lý và sử dụng kinh phí người có công với cách
+mạng” tại khoản 3 Điều 8 Thông tư số 44/2022/TT-BTC.
+""")
+TT44_MORE = TT44.replace("Điều 8. Lập dự toán", """4. Đối với chi phí quản lý thực hiện các chính sách, chế độ trợ cấp một lần: Thực hiện theo hướng dẫn
+tại Thông tư liên tịch số 21/2008/TTLT-BQP-BLĐTBXH-BTC của Bộ Quốc phòng, Bộ Lao động -
+Thương binh và Xã hội, Bộ Tài chính.
+Điều 8. Lập dự toán""").replace("Điều 18. Hiệu lực thi hành", """Điều 10. Lập, phân bổ dự toán
+1. Lập dự toán:
+b) Sở Lao động - Thương binh và Xã hội lập dự toán phần chi tại Sở Lao động -
+Thương binh và Xã hội thực hiện, xem xét dự toán của các cơ quan quản lý và sử
+dụng kinh phí người có công với cách mạng.
+Điều 18. Hiệu lực thi hành""")
 
 
 def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_order(tmp_path: Path) -> None:
@@ -567,7 +588,7 @@ def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp
     from core.stores import queries as gq
     from core.stores.neo4j_store import edges_owned_by, write_document
 
-    for name, text in {"a12.txt": TT12, "b95.txt": TT95, "c44.txt": TT44, "tt03.txt": TT03, "tt17.txt": TT17}.items():
+    for name, text in {"a12.txt": TT12, "b95.txt": TT95_REAL, "c44.txt": TT44_MORE, "tt03.txt": TT03, "tt17.txt": TT17}.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     graph = build_graph(sorted(tmp_path.iterdir()), "vi-curlaw", "generic")
     owned = edges_owned_by(graph.documents, graph.edges)
@@ -577,11 +598,13 @@ def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp
     units = {u.id: u for d in graph.documents for u in d.units}
     laws = ParsedLaw(units, graph.edges)
     twice, words, inserted = "vi-curlaw/c44/art-7/cl-1", "vi-curlaw/c44/art-8/cl-3", "vi-curlaw/tt17/art-7/cl-3"
-    for unit_id in (twice, words, inserted):
+    act_wide, excepted = "vi-curlaw/c44/art-10/cl-1/pt-b", "vi-curlaw/c44/art-7/cl-4"
+    for unit_id in (twice, words, inserted, act_wide, excepted):
         stored = gq.current_law(neo4j_driver, db, unit_id)
         assert stored is not None and stored.model_dump() == laws.read(unit_id).model_dump(), unit_id
-    said = caveats(Neo4jGraph(neo4j_driver, db), [twice, words, inserted])
-    assert said == caveats(SimpleNamespace(current_law=laws.read), [twice, words, inserted]) and len(said) == 3
+    assert "Sở Nội vụ" in (laws.read(act_wide).current_text or "") and not laws.read(excepted).events
+    said = caveats(Neo4jGraph(neo4j_driver, db), [twice, words, inserted, act_wide])
+    assert said == caveats(SimpleNamespace(current_law=laws.read), [twice, words, inserted, act_wide]) and len(said) == 4
     envelope = AnswerEnvelope(
         question="Mức chi phí quản lý là bao nhiêu?", corpus="vi-curlaw", mode="extractive", model="extractive",
         answer=AttributedAnswer(answer="Mức chi phí quản lý bằng 1,5% tổng kinh phí.", caveats=said, rules=[
@@ -610,16 +633,8 @@ def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp
 def test_the_words_in_force_come_from_the_instruction_that_names_the_unit(tmp_path: Path) -> None:
     from core.current_law import ParsedLaw, instruction_wording
 
-    # Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (two instructions in one item, the first for the whole act with an
-    # exception) and Nghị định 372/2025/NĐ-CP Điều 1 khoản 13 (an article's title and one of its clauses in one quotation).
-    tt95 = TT95.replace(TT95[TT95.index("1. Thay thế cụm từ"):TT95.index("Điều 3. Hiệu lực")], """1. Thay thế cụm từ “Lao động - Thương binh và Xã hội” bằng cụm từ “Nội
-vụ” tại Thông tư số 44/2022/TT-BTC, trừ cụm từ “Bộ Lao động - Thương binh và
-Xã hội” quy định tại khoản 4 Điều 7 Thông tư số 44/2022/TT-BTC; thay thế cụm
-từ “cơ quan Lao động - Thương binh và Xã hội” bằng cụm từ “cơ quan Nội vụ
-hoặc cơ quan được giao quản lý và sử dụng kinh phí người có công với cách
-mạng” tại khoản 3 Điều 8 Thông tư số 44/2022/TT-BTC.
-""")
-    graph = _graph(tmp_path, {"b95.txt": tt95, "c44.txt": TT44})
+    # Nghị định 372/2025/NĐ-CP Điều 1 khoản 13: an article's title and one of its clauses in one quotation.
+    graph = _graph(tmp_path, {"b95.txt": TT95_REAL, "c44.txt": TT44_MORE})
     units = {u.id: u for d in graph.documents for u in d.units}
     source = units["t/b95/art-2/cl-1"].metadata
     assert json.loads(source["instructions"])[0]["except"] == ["khoản 4 Điều 7"]
@@ -628,8 +643,18 @@ mạng” tại khoản 3 Điều 8 Thông tư số 44/2022/TT-BTC.
     assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 8 khoản 3") == (None, specific)
     assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 7 khoản 4") == (None, None)
     assert instruction_wording(source, "Thông tư 44/2022/TT-BTC Điều 7 khoản 2") == (None, ("Lao động - Thương binh và Xã hội", "Nội vụ"))
-    law = ParsedLaw(units, graph.edges).read("t/c44/art-8/cl-3")
+    laws = ParsedLaw(units, graph.edges)
+    law = laws.read("t/c44/art-8/cl-3")
     assert law.current_text is not None and law.current_text.startswith("3. Dự toán do cơ quan Nội vụ hoặc cơ quan được giao")
+    assert len(law.events) == 1
+    # The phrase replaced throughout the act reaches a unit no instruction names, even where the line wraps inside it;
+    # the provision the instruction excepts keeps its words.
+    point = laws.read("t/c44/art-10/cl-1/pt-b")
+    assert [(e.action, e.date, e.by) for e in point.events] == [("words replaced", "2025-10-20", "Thông tư 95/2025/TT-BTC Điều 2 khoản 1")]
+    assert point.current_text == ("b) Sở Nội vụ lập dự toán phần chi tại Sở Nội vụ thực hiện, xem xét dự toán của "
+                                  "các cơ quan quản lý và sử\ndụng kinh phí người có công với cách mạng.")
+    excepted = laws.read("t/c44/art-7/cl-4")
+    assert not excepted.events and excepted.current_text is None
     nd372 = {"instructions": json.dumps([{"action": "amend", "targets": ["Điều 39", "khoản 7 Điều 39"], "part": "title",
                                           "new_text": "“Điều 39. Trách nhiệm của Bộ Nội vụ\n7. Duy trì và thường xuyên cập nhật "
                                                       "trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách.”"}])}

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 
 from bench.real.checks import Check
-from core.current_law import CurrentLaw, ParsedLaw
+from core.current_law import CurrentLaw, ParsedLaw, holds
 from core.domain import EdgeType, LegalUnit
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
@@ -305,6 +305,7 @@ def _current_law_checks(view: _View, gold: dict) -> list[Check]:
         right += problem is None
         if problem is not None and len(misses) < 20:
             misses.append(f"{item['id']}: {problem}")
+    act_wide, reached, missed = _act_wide(view, laws, gold)
     # Several amending documents on one unit: every amending/repealing edge into it, by the amending document.
     amenders: dict[str, set[str]] = {}
     for edge in view.graph.edges:
@@ -314,6 +315,8 @@ def _current_law_checks(view: _View, gold: dict) -> list[Check]:
     return [
         Check(area=AREA, name="current law of the gold targets (event, date in force, words in force or repeal)",
               value=f"{right}/{checked}", target="all", ok=right == checked, detail={"misses": misses}),
+        Check(area=AREA, name="phrases replaced throughout an act: units holding the old phrase whose current text no longer does",
+              value=f"{reached}/{act_wide}", target="all", ok=reached == act_wide, detail={"misses": missed}),
         Check(area=AREA, name="units amended by two or more amending documents in this material", value=len(several),
               target="(count)", ok=None, detail={"units": several[:10]}),
     ]
@@ -346,3 +349,30 @@ def _law_problem(view: _View, law: CurrentLaw, item: dict, amending_root: LegalU
         current = " ".join((law.current_text or "").split())
         return None if current and current[:60] in quoted and current != text else "no current text from the quoted wording"
     return None
+
+
+_EXCEPT_NOTE = re.compile(r"except[^.]{0,200}? in (?:khoản (?P<cl>\d+) )?Điều (?P<art>\d+)")
+
+
+def _act_wide(view: _View, laws: ParsedLaw, gold: dict) -> tuple[int, int, list[str]]:
+    """Each gold phrase replacement for a whole act, read on every unit of that act whose words hold the phrase (the
+    provision the gold's note excepts left out): (units, units whose current text has the new phrase, misses)."""
+    total, reached = 0, 0
+    missed: list[str] = []
+    for item in gold["items"]:
+        words = item.get("words") or {}
+        if item["action"] != "replace_words" or _gold_path(item) or not words.get("from"):
+            continue
+        excepted = _EXCEPT_NOTE.search(item.get("note") or "")
+        skip = tuple((k, v) for k, v in (("art", excepted["art"]), ("cl", excepted["cl"])) if v) if excepted else None
+        for uid, unit in view.units.items():
+            if view.stem[uid] != item["target_doc"] or not holds(unit.text, words["from"]) or view.path[uid] == skip:
+                continue
+            total += 1
+            current = laws.read(uid).current_text or ""
+            # The new phrase stands where the old one stood, unless newer quoted words replaced the passage.
+            if current and not holds(current, words["from"]):
+                reached += 1
+            elif len(missed) < 10:
+                missed.append(f"{item['id']}: {unit.label}")
+    return total, reached, missed
