@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from core.current_law import ACT_WIDE
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic_refs import Ref, Target, ref_keys
 from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, provision_paths, read_unit
@@ -35,7 +36,7 @@ def _edge(instruction: Instruction) -> tuple[EdgeType, str]:
     if action is Action.REPLACE:
         return EdgeType.REPLACES, "replaced"
     if action is Action.REPLACE_WORDS:
-        return EdgeType.AMENDS, "words replaced"
+        return EdgeType.AMENDS, ACT_WIDE  # to the act itself when no provision is named (core.current_law.act_wide)
     if action is Action.ADD:
         return EdgeType.AMENDS, "inserted"
     # "Sửa đổi … như sau: “…”" gives the provision's whole new wording.
