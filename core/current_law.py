@@ -158,9 +158,11 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
 def _own_insertion(law: CurrentLaw, metadata: dict[str, str], text: str) -> None:
     """A unit an amending provision inserted (ingest.citations.vi_inserted) holds that provision's words: its own
     text stands until a later instruction changes it, and the insertion is its history, not newer words."""
-    law.inserted = any(e.source_id == metadata.get("inserted_by_id") for e in law.events if e.origin == "edge")
-    if law.inserted and law.latest_id == metadata.get("inserted_by_id"):
-        law.latest_id, law.chain = None, []
+    by = metadata.get("inserted_by_id")
+    law.inserted = any(e.source_id == by for e in law.events if e.origin == "edge")
+    later = [e for e in law.events if e.origin == "edge" and e.source_id != by and not e.applied]
+    if law.inserted and not later:  # its words (an article's own, its clauses in units below it) are the quotation's
+        law.latest_id, law.chain, law.current_text = None, [], None
     if law.current_text is not None and " ".join(law.current_text.split()) == " ".join(text.split()):
         law.current_text = None
 
@@ -266,8 +268,13 @@ def own_part(new_text: str, label: str, targets: int) -> str:
     return _numbered_part(text, label) or text
 
 
+_CLOSING = re.compile(r"\s*[”\"]\s*[.;,]?\s*$")
+
+
 def _unquoted(new_text: str) -> str:
-    return new_text.strip().lstrip("“\"").rstrip("”\".;")
+    """The quotation's words: without its marks and the instruction's punctuation after the closing one
+    ("…hoạt động.”" keeps the provision's own full stop, "…Chương trình”." drops the instruction's)."""
+    return _CLOSING.sub("", new_text.strip().lstrip("“\"")).strip()
 
 
 def _numbered_part(text: str, label: str) -> str | None:

@@ -562,7 +562,16 @@ def test_inserted_provisions_become_units_of_the_amended_act(tmp_path: Path) -> 
     assert [u.label.rsplit(" ", 1)[-1] for u in nd112] == ["15", "15a", "15b", "16"]
     article = units["t/nd112/ch-iii/sec-2/art-15a"]
     assert article.parent_id == "t/nd112/ch-iii/sec-2" and article.title == "Thông báo đáp ứng điều kiện của thị trường, ngành nghề"
-    assert "khoản 1 Điều này thành công" in article.text and not article.text.endswith("”")
+    # Its clauses are units below it, as the act's own are; "khoản 1 Điều này" in them is the new article's khoản 1.
+    assert article.text == "Điều 15a. Thông báo đáp ứng điều kiện của thị trường, ngành nghề"
+    second = units["t/nd112/ch-iii/sec-2/art-15a/cl-2"]
+    assert second.label == "Nghị định 112/2021/NĐ-CP Điều 15a khoản 2" and second.keys == ["gen:nd112:art:15a:cl:2"]
+    assert "khoản 1 Điều này thành công" in second.text and second.text.endswith("được phép hoạt động.")
+    assert any(e.source == second.id and e.target == "t/nd112/ch-iii/sec-2/art-15a/cl-1" and e.type is EdgeType.REFERENCES
+               for e in graph.edges)
+    order = [u.id.rsplit("/", 2)[-2:] for u in next(d for d in graph.documents if d.id == "t/nd112").units]
+    assert order[order.index(["sec-2", "art-15a"]):][:5] == [["sec-2", "art-15a"], ["art-15a", "cl-1"], ["art-15a", "cl-2"],
+                                                               ["sec-2", "art-15b"], ["art-15b", "cl-1"]]
     assert _amending_edges(graph, "t/nd372/") == {("art-1/cl-10", "t/nd112/ch-iii/sec-2/art-15a", "AMENDS", "inserted"),
                                                  ("art-1/cl-11", "t/nd112/ch-iii/sec-2/art-15b", "AMENDS", "inserted")}
     # Current law: the new unit's own words stand, its history is the insertion with its date; the unit it follows is untouched.
@@ -659,5 +668,5 @@ def test_the_words_in_force_come_from_the_instruction_that_names_the_unit(tmp_pa
                                           "new_text": "“Điều 39. Trách nhiệm của Bộ Nội vụ\n7. Duy trì và thường xuyên cập nhật "
                                                       "trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách.”"}])}
     assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39 khoản 7") == (
-        "7. Duy trì và thường xuyên cập nhật trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách", None)
+        "7. Duy trì và thường xuyên cập nhật trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách.", None)
     assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39") == (None, None)  # a new title, not new words

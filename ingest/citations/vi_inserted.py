@@ -16,6 +16,7 @@ from core.current_law import amending_date, own_part
 from core.domain import Document, LegalUnit, UnitType
 from ingest.citations.vi_amendments import Action, Instruction
 from ingest.parsers.generic.keys import Segment, unit_key
+from ingest.parsers.generic.structure import quoted_provision_units
 
 _TYPES = {"art": UnitType.ARTICLE, "cl": UnitType.CLAUSE, "pt": UnitType.POINT}
 _WORDS = {"art": "Điều", "cl": "khoản", "pt": "điểm"}
@@ -57,13 +58,31 @@ class Inserter:
         date = amending_date(amending.metadata, source.units[0].metadata if source is not None and source.units else {})
         if date:
             metadata["effective_date"] = date
-        unit = LegalUnit(id=self._free_id(amended, f"{parent.id}/{kind}-{_ID_JUNK.sub('-', number.lower()).strip('-')}"),
-                         corpus=amended.corpus, document_id=amended.id, type=_TYPES[kind], label=label,
-                         title=heading.group("title").strip() if heading else "", text=text, parent_id=parent.id,
-                         tier=root.tier, metadata=metadata, keys=[key])
-        self._place(amended, unit, self._after(slug, instruction, new, parent))
-        self.by_key[key] = unit
-        return unit
+        units = self._article_units(text, amended, slug, parent) if kind == "art" else []
+        if not units or units[0].keys != [key]:
+            units = [LegalUnit(id=self._free_id(amended, f"{parent.id}/{kind}-{_ID_JUNK.sub('-', number.lower()).strip('-')}"),
+                               corpus=amended.corpus, document_id=amended.id, type=_TYPES[kind], label=label,
+                               title=heading.group("title").strip() if heading else "", text=text, parent_id=parent.id)]
+        for unit in units:
+            unit.tier, unit.keys = root.tier, unit.keys or [key]
+            unit.metadata.update(metadata)
+            for own in unit.keys:
+                self.by_key.setdefault(own, unit)
+        self._place(amended, units, self._after(slug, instruction, new, parent))
+        return units[0]
+
+    def _article_units(self, text: str, amended: Document, slug: str, parent: LegalUnit) -> list[LegalUnit]:
+        """An inserted article as the act's own would be: its heading unit, its clauses and points below it."""
+        root = amended.units[0]
+        units = quoted_provision_units(text, root.metadata.get("grammar", ""), amended.corpus, amended.id, slug, root.label)
+        taken = {u.id for u in amended.units}
+        if not units or units[0].type is not UnitType.ARTICLE or any(
+                u.parent_id == amended.id for u in units[1:]) or any(u.id.replace(amended.id, parent.id, 1) in taken for u in units):
+            return []  # one article and what is under it, or the quotation is kept as one unit
+        for unit in units:
+            unit.id = unit.id.replace(amended.id, parent.id, 1)
+            unit.parent_id = (unit.parent_id or amended.id).replace(amended.id, parent.id, 1)
+        return units
 
     def _parent(self, slug: str, new: tuple[Segment, ...], amended: Document) -> LegalUnit | None:
         if len(new) > 1:  # a clause or point goes into the unit above it, which must exist
@@ -88,7 +107,7 @@ class Inserter:
                 return anchor
         return parent
 
-    def _place(self, amended: Document, unit: LegalUnit, after: LegalUnit) -> None:
+    def _place(self, amended: Document, new: list[LegalUnit], after: LegalUnit) -> None:
         """Into the document's reading order: after `after` and everything under it, and after units inserted
         there before (Điều 15b after the Điều 15a inserted by the item above)."""
         units = amended.units
@@ -96,10 +115,10 @@ class Inserter:
         inside = {after.id}
         position = index + 1
         while position < len(units) and (units[position].parent_id in inside or "inserted_by" in units[position].metadata
-                                         and units[position].parent_id in {after.parent_id, unit.parent_id}):
+                                         and units[position].parent_id in {after.parent_id, new[0].parent_id}):
             inside.add(units[position].id)
             position += 1
-        units.insert(position, unit)
+        units[position:position] = new
         for order, each in enumerate(units):
             each.order = order
 

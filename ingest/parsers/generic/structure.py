@@ -229,6 +229,17 @@ def _may_start(heading: Heading, grammar: Grammar, stack: list[_Node], previous:
     return not (heading.level.distinctive and grammar.may_open is not None and not grammar.may_open(previous, text))
 
 
+def quoted_provision_units(text: str, grammar_code: str, corpus: str, doc_id: str, slug: str, short_name: str) -> list[LegalUnit]:
+    """The units a provision quoted whole in an amending act makes in the act it is inserted into: its article and
+    the clauses and points below it, read by that act's grammar and keyed and labelled as its own ([] when the
+    words make no provision)."""
+    grammar = GRAMMARS.get(grammar_code)
+    lines = text.splitlines()
+    units = _heading_units(lines, grammar, corpus, doc_id, slug, Identity(title=short_name, short_name=short_name), [], lines) \
+        if grammar is not None else None
+    return units[1:] if units else []
+
+
 def _line_number(source: list[str], stripped: str, after: int = 0) -> int | None:
     """The file's line (1-based) that holds these words, at or after line `after`: a warning names where to look."""
     return next((n + 1 for n in range(after, len(source)) if source[n].strip() == stripped), None)
