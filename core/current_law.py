@@ -455,5 +455,10 @@ def _in_force(event: AmendmentEvent | None) -> str:
     return f" (in force from {event.date})" if event is not None and event.date else ""
 
 
-def _current(law: CurrentLaw) -> str:
-    return f" Current text: “{law.current_text[:600]}”" if law.current_text else ""
+def _current(law: CurrentLaw, limit: int = 600) -> str:
+    if not law.current_text:
+        return ""
+    text = " ".join(law.current_text.split())
+    # A long text is cut at a word, and says so: the caveat must not read as if the law ended mid-word.
+    shown = text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+    return f" Current text: “{shown}”"

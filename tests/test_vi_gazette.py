@@ -335,6 +335,11 @@ def test_a_unit_amended_twice_reads_the_newest_text_and_its_history_in_date_orde
     assert said[0].startswith("Thông tư 44/2022/TT-BTC Điều 7 khoản 1 has newer words: Thông tư 12/2026/TT-BTC Điều 1 "
                               "(in force from 2026-07-01)") and "2% tổng kinh phí" in said[0]
     assert "as amended by Thông tư 95/2025/TT-BTC Điều 2 khoản 1 (in force from 2025-10-20)" in said[1]
+    # The current text is quoted on one line, and a long one is cut at a word with a mark saying so.
+    assert "bằng 2% tổng kinh phí" in said[0] and said[0].endswith("2% tổng kinh phí.”")
+    long = laws.read("t/c44/art-7/cl-1").model_copy(update={"current_text": "chi phí quản lý " * 60})
+    cut = caveats(SimpleNamespace(current_law=lambda _: long), ["t/c44/art-7/cl-1"])[0]
+    assert cut.endswith(" …”") and len(cut.split("Current text: “", 1)[1]) <= 603
     assert "cơ quan Nội vụ" in said[1]
     untouched = laws.read("t/c44/art-7/cl-2")
     assert not untouched.events and untouched.current_text is None
