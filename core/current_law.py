@@ -245,6 +245,8 @@ def instruction_wording(source_metadata: dict[str, str], target_label: str) -> t
             return None, (record["words_from"], record["words_to"])
         if not record.get("new_text"):
             continue
+        if record.get("new") and not label.endswith(_label_form(record["new"])):
+            continue  # the quotation is a new unit's (Điều 15a), not the words of the unit it goes after
         if not record.get("part"):
             return own_part(record["new_text"], label, len(targets)), None
         # "Sửa đổi, bổ sung tên Điều và khoản 7 Điều 39 như sau: “Điều 39. … 7. …”": the clause's own paragraph.

@@ -675,3 +675,22 @@ def test_the_words_in_force_come_from_the_instruction_that_names_the_unit(tmp_pa
     assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39 khoản 7") == (
         "7. Duy trì và thường xuyên cập nhật trên trang thông tin điện tử\n(www.dolab.moha.gov.vn) về chính sách.", None)
     assert instruction_wording(nd372, "Nghị định 112/2021/NĐ-CP Điều 39") == (None, None)  # a new title, not new words
+
+
+def test_an_addition_without_a_unit_of_its_own_amends_the_unit_it_goes_into(tmp_path: Path) -> None:
+    from core.current_law import ParsedLaw
+
+    # Nghị định 372/2025/NĐ-CP Điều 1 khoản 16 điểm c: a new form, not quoted in the instruction.
+    adding = ("Số: 372/2025/NĐ-CP\nNGHỊ ĐỊNH\nSửa đổi, bổ sung một số điều của Nghị định số 112/2021/NĐ-CP\n"
+              "Điều 1. Sửa đổi, bổ sung một số điều của Nghị định số 112/2021/NĐ-CP\n"
+              "16. Bãi bỏ, thay thế, bổ sung một số mẫu tại Phụ lục I như sau:\n"
+              "c) Bổ sung Mẫu số 10 quy định về Thông báo đáp ứng điều kiện thị trường,\nngành, nghề.\n"
+              "Điều 2. Hiệu lực thi hành\nNghị định này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2026.\n")
+    graph = _graph(tmp_path, {"nd112.txt": ORIGINAL, "nd372.txt": adding})
+    assert ("art-1/cl-16/pt-c", "t/nd112/annex-i", "AMENDS", "amended") in _amending_edges(graph, "t/nd372/")
+    units = {u.id: u for d in graph.documents for u in d.units}
+    law = ParsedLaw(units, graph.edges).read("t/nd112/annex-i")
+    # The annex is amended, not superseded: its words stand, and no amending item holds "newer words" for it.
+    assert law.latest_id is None and law.current_text is None and not law.inserted
+    assert law.lines()[0] == ("Nghị định 112/2021/NĐ-CP Phụ lục I is in force, as amended by Nghị định 372/2025/NĐ-CP Điều 1 "
+                              "khoản 16 điểm c (in force from 2026-01-01).")

@@ -114,7 +114,9 @@ class AmendingInstructions:
                 keys = ref_keys(Ref(target, (path,)))
                 name = f"{act.name()}, {provision_label(path)}" if path else act.name()
                 typed_as: EdgeType = edge_type
-                typed_action: str | None = action
+                # An addition that made no unit of its own (a form not quoted, an act not in this parse) amends the
+                # unit it goes into or after: that unit keeps its words.
+                typed_action: str | None = "amended" if instruction.action is Action.ADD and path != instruction.new else action
                 if target.slug is not None and path and unit_key(target.slug, path) not in self.keys:
                     typed_as, typed_action = EdgeType.REFERENCES, None
                     self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names {provision_label(path)} of "
