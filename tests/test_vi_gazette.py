@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from core.domain import EdgeType
+from core.domain import Edge, EdgeType
 from ingest.citations.vi_amendments import Action, parse_instruction
 from ingest.graph import CorpusGraph, build_graph
 from ingest.parsers.generic.vi_gazette import strip_furniture
@@ -694,3 +694,40 @@ def test_an_addition_without_a_unit_of_its_own_amends_the_unit_it_goes_into(tmp_
     assert law.latest_id is None and law.current_text is None and not law.inserted
     assert law.lines()[0] == ("Nghị định 112/2021/NĐ-CP Phụ lục I is in force, as amended by Nghị định 372/2025/NĐ-CP Điều 1 "
                               "khoản 16 điểm c (in force from 2026-01-01).")
+
+
+def test_re_reading_the_amended_act_alone_keeps_what_its_amender_inserted(tmp_path: Path, test_settings, neo4j_driver) -> None:
+    """Ingest both, then the amended act again without its amender (as `python -m ingest` does for one file): the
+    inserted article and its clauses stay in the act, and the amender's edge into them stays in the graph."""
+    from core.stores import queries as gq
+    from core.stores.neo4j_store import edges_owned_by, write_document
+
+    db = test_settings.neo4j_database
+    (tmp_path / "nd112.txt").write_text(ND112, encoding="utf-8")
+    (tmp_path / "nd372.txt").write_text(ND372, encoding="utf-8")
+
+    def ingest(paths: list[Path]) -> CorpusGraph:
+        graph = build_graph(paths, "vi-keep", "generic",
+                            known_keys=lambda docs: gq.stored_keys(neo4j_driver, db, "vi-keep", docs),
+                            stored_insertions=lambda docs: gq.stored_insertions(neo4j_driver, db, "vi-keep", docs))
+        owned = edges_owned_by(graph.documents, graph.edges)
+        for document in graph.documents:
+            write_document(neo4j_driver, db, document, owned.get(document.id, []), graph.externals, "h")
+        return graph
+
+    ingest(sorted(tmp_path.iterdir()))
+    article = "vi-keep/nd112/ch-iii/sec-2/art-15a"
+    again = ingest([tmp_path / "nd112.txt"])
+    units = {u.id: u for u in again.documents[0].units}
+    assert article in units and f"{article}/cl-2" in units and units[article].metadata["inserted_by_id"] == "vi-keep/nd372/art-1/cl-10"
+    order = [u.id for u in again.documents[0].units]
+    assert order.index(article) == order.index("vi-keep/nd112/ch-iii/sec-2/art-15/cl-1") + 1
+    assert any(e.source == "vi-keep/nd112/ch-iii/sec-2" and e.target == article and e.type is EdgeType.CONTAINS for e in again.edges)
+    stored = gq.existing_edges(neo4j_driver, db, [Edge(source="vi-keep/nd372/art-1/cl-10", type="AMENDS", target=article)])
+    assert stored == {("vi-keep/nd372/art-1/cl-10", "AMENDS", article)}
+    law = gq.current_law(neo4j_driver, db, article)
+    assert law is not None and law.inserted and law.events[0].date == "2026-01-01"
+    # Read with its amender again, the amender decides anew: no unit twice.
+    both = ingest(sorted(tmp_path.iterdir()))
+    ids = [u.id for d in both.documents for u in d.units]
+    assert len(ids) == len(set(ids)) and ids.count(article) == 1

@@ -17,7 +17,7 @@ from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
 from core.current_law import ACT_WIDE, NEW_TEXT, CurrentLaw, Incoming, act_wide, amending_date, instruction_wording, read
-from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
+from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType, LegalUnit
 
 Direction = Literal["out", "in", "both"]
 PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
@@ -340,6 +340,28 @@ def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: l
             corpus=corpus, exclude=exclude_documents,
         )
         return {r["key"]: r["id"] for r in result}
+
+
+def stored_insertions(driver: Driver, database: str, corpus: str, document_ids: list[str]) -> list[LegalUnit]:
+    """Stored units of these documents that an amending provision of another document inserted
+    (ingest.citations.vi_inserted): a run that re-reads the amended act without its amender keeps them."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.document_id IN $docs AND u.pending IS NULL "
+            "AND u.metadata CONTAINS $mark RETURN u ORDER BY u.order",
+            corpus=corpus, docs=document_ids, mark='"inserted_by_document"',
+        )
+        out: list[LegalUnit] = []
+        for record in result:
+            node = record["u"]
+            metadata = _metadata(node.get("metadata"))
+            if metadata.get("inserted_by_document") in document_ids:
+                continue
+            out.append(LegalUnit(id=node["id"], corpus=node["corpus"], document_id=node["document_id"], type=node["type"],
+                                 label=node.get("label") or "", title=node.get("title") or "", text=node.get("text") or "",
+                                 parent_id=node.get("parent_id"), order=node.get("order") or 0, tier=node.get("tier") or 1,
+                                 metadata=metadata, keys=list(node.get("keys") or [])))
+        return out
 
 
 def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:

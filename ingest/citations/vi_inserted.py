@@ -53,7 +53,7 @@ class Inserter:
         label = f"{root.label} {_WORDS['art']} {number}" if kind == "art" else f"{parent.label} {_WORDS[kind]} {number}"
         text = own_part(instruction.new_text, label.lower(), 1)
         heading = _HEADING.match(text) if kind == "art" else None
-        metadata = {"inserted_by": amending.label, "inserted_by_id": amending.id}
+        metadata = {"inserted_by": amending.label, "inserted_by_id": amending.id, "inserted_by_document": amending.document_id}
         source = self.documents.get(amending.document_id)
         date = amending_date(amending.metadata, source.units[0].metadata if source is not None and source.units else {})
         if date:
@@ -68,7 +68,7 @@ class Inserter:
             unit.metadata.update(metadata)
             for own in unit.keys:
                 self.by_key.setdefault(own, unit)
-        self._place(amended, units, self._after(slug, instruction, new, parent))
+        _place(amended, units, self._after(slug, instruction, new, parent))
         return units[0]
 
     def _article_units(self, text: str, amended: Document, slug: str, parent: LegalUnit) -> list[LegalUnit]:
@@ -88,8 +88,7 @@ class Inserter:
         if len(new) > 1:  # a clause or point goes into the unit above it, which must exist
             return self.by_key.get(unit_key(slug, new[:-1]))
         # An article sits beside the one whose number it extends (Điều 15a beside Điều 15), else under the act.
-        base = re.fullmatch(r"(\d+)[a-zđ]{1,2}", new[0][1])
-        anchor = self.by_key.get(unit_key(slug, (("art", base.group(1)),))) if base else None
+        anchor = self.by_key.get(extended_key(unit_key(slug, new)) or "")
         by_id = {u.id: u for u in amended.units}
         return by_id.get(anchor.parent_id or "") if anchor is not None else amended.units[0]
 
@@ -100,27 +99,7 @@ class Inserter:
             named = self.by_key.get(unit_key(slug, path))
             if named is not None and named.id != parent.id and len(path) == len(new):
                 return named
-        if len(new) == 1:
-            base = re.fullmatch(r"(\d+)[a-zđ]{1,2}", new[0][1])
-            anchor = self.by_key.get(unit_key(slug, (("art", base.group(1)),))) if base else None
-            if anchor is not None:
-                return anchor
-        return parent
-
-    def _place(self, amended: Document, new: list[LegalUnit], after: LegalUnit) -> None:
-        """Into the document's reading order: after `after` and everything under it, and after units inserted
-        there before (Điều 15b after the Điều 15a inserted by the item above)."""
-        units = amended.units
-        index = next(n for n, u in enumerate(units) if u.id == after.id)
-        inside = {after.id}
-        position = index + 1
-        while position < len(units) and (units[position].parent_id in inside or "inserted_by" in units[position].metadata
-                                         and units[position].parent_id in {after.parent_id, new[0].parent_id}):
-            inside.add(units[position].id)
-            position += 1
-        units[position:position] = new
-        for order, each in enumerate(units):
-            each.order = order
+        return self.by_key.get(extended_key(unit_key(slug, new)) or "", parent) if len(new) == 1 else parent
 
     @staticmethod
     def _free_id(amended: Document, wanted: str) -> str:
@@ -130,3 +109,46 @@ class Inserter:
             copy += 1
             candidate = f"{wanted}~{copy}"
         return candidate
+
+
+def extended_key(key: str) -> str | None:
+    """The address a lettered number extends ("…:art:15a" → "…:art:15"); None when the number has no letter."""
+    match = re.fullmatch(r"(?P<head>.*:)(?P<num>\d+)[a-zđ]{1,2}", key)
+    return f"{match['head']}{match['num']}" if match else None
+
+
+def keep_stored(documents: list[Document], stored: list[LegalUnit]) -> int:
+    """Units another document inserted into these (read back from the store, `stored` in reading order) go back into
+    a run that re-reads the amended act without its amender: the amender's edges into them stay. A unit whose
+    address the act now has itself, or whose parent it no longer has, is left out. Returns how many were kept."""
+    by_id = {d.id: d for d in documents}
+    kept = 0
+    for unit in stored:
+        document = by_id.get(unit.document_id)
+        if document is None:
+            continue
+        present = {u.id: u for u in document.units}
+        by_key = {k: u for u in document.units for k in u.keys}
+        parent = present.get(unit.parent_id or "")
+        if parent is None or unit.id in present or set(unit.keys) & by_key.keys():
+            continue
+        extends = by_key.get(extended_key(unit.keys[0]) or "") if unit.keys else None
+        _place(document, [unit], extends if extends is not None and extends.parent_id == parent.id else parent)
+        kept += 1
+    return kept
+
+
+def _place(amended: Document, new: list[LegalUnit], after: LegalUnit) -> None:
+    """Into the document's reading order: after `after` and everything under it, and after units inserted
+    there before (Điều 15b after the Điều 15a inserted by the item above)."""
+    units = amended.units
+    index = next(n for n, u in enumerate(units) if u.id == after.id)
+    inside = {after.id}
+    position = index + 1
+    while position < len(units) and (units[position].parent_id in inside or "inserted_by" in units[position].metadata
+                                     and units[position].parent_id in {after.parent_id, new[0].parent_id}):
+        inside.add(units[position].id)
+        position += 1
+    units[position:position] = new
+    for order, each in enumerate(units):
+        each.order = order
