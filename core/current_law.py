@@ -68,6 +68,7 @@ class CurrentLaw(BaseModel):
     latest_id: str | None = None  # the unit holding the newest text (an amending provision), if not this one
     chain: list[Edge] = Field(default_factory=list)  # the stored AMENDS/REPLACES edges, oldest first
     current_text: str | None = None  # the words in force, where the amending provisions give them
+    inserted: bool = False  # an amending provision inserted the unit (it did not exist before that took effect)
 
     @property
     def repealed(self) -> bool:
@@ -89,7 +90,8 @@ class CurrentLaw(BaseModel):
             amended = [e for e in self.events if e.origin == "edge" and not e.applied]
             if amended:
                 last = amended[-1]
-                out[0] = out[0][:-1] + f", as amended by {last.by}" + (f" (in force from {last.date})" if last.date else "") + "."
+                verb = "inserted" if last.action == "inserted" else "amended"
+                out[0] = out[0][:-1] + f", as {verb} by {last.by}" + (f" (in force from {last.date})" if last.date else "") + "."
         for event in self.events:
             when = event.date or "undated"
             by = f" by {event.by}" if event.by else ""
@@ -149,7 +151,20 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
         law.latest_id = _newest_text(law)
         _newest_first_hop(law, exact)
         law.current_text = current_text(text, exact)
+        _own_insertion(law, metadata, text)
     return law
+
+
+def _own_insertion(law: CurrentLaw, metadata: dict[str, str], text: str) -> None:
+    """A unit an amending provision inserted (ingest.citations.vi_inserted) holds that provision's words: its own
+    text stands until a later instruction changes it, and the insertion is its history, not newer words."""
+    by = metadata.get("inserted_by_id")
+    law.inserted = any(e.source_id == by for e in law.events if e.origin == "edge")
+    later = [e for e in law.events if e.origin == "edge" and e.source_id != by and not e.applied]
+    if law.inserted and not later:  # its words (an article's own, its clauses in units below it) are the quotation's
+        law.latest_id, law.chain, law.current_text = None, [], None
+    if law.current_text is not None and " ".join(law.current_text.split()) == " ".join(text.split()):
+        law.current_text = None
 
 
 def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
@@ -175,9 +190,32 @@ def current_text(text: str, incoming: Iterable[Incoming]) -> str | None:
             continue
         if edge.new_text:
             words, changed = edge.new_text, True
-        elif edge.words and edge.words[0] in words:
-            words, changed = words.replace(edge.words[0], edge.words[1]), True
+        elif edge.words and holds(words, edge.words[0]):
+            # The phrase may wrap across the unit's lines as printed; the new words are literal (backslashes escaped).
+            old, new = edge.words
+            words, changed = _phrase(old).sub(new.replace("\\", "\\\\"), words), True
     return words if changed else None
+
+
+def _phrase(words: str) -> re.Pattern[str]:
+    return re.compile(r"\s+".join(re.escape(w) for w in words.split()))
+
+
+def holds(text: str, phrase: str) -> bool:
+    """Whether the unit's words hold the phrase, however its lines wrap."""
+    return bool(phrase.split()) and _phrase(phrase).search(text) is not None
+
+
+# The edge a phrase replacement throughout an act makes: to the act itself ("thay thế cụm từ A bằng B tại Thông tư số …").
+ACT_WIDE = "words replaced"
+
+
+def act_wide(direct: list[Incoming], to_act: Iterable[Incoming], text: str) -> list[Incoming]:
+    """Phrase replacements made throughout the unit's act that reach it: those whose phrase its words hold (the
+    wording was read for this unit, so a provision the instruction excepts gets none), unless the same provision
+    also amends the unit by name."""
+    named = {e.source_id for e in direct}
+    return [e for e in to_act if e.source_id not in named and e.words and holds(text, e.words[0])]
 
 
 _TARGET_WORDS = re.compile(r"(điểm|khoản|Điều|Mục|Chương|Phụ lục|Mẫu số)\s+(\S+)")
@@ -186,20 +224,35 @@ _TARGET_WORDS = re.compile(r"(điểm|khoản|Điều|Mục|Chương|Phụ lục
 def instruction_wording(source_metadata: dict[str, str], target_label: str) -> tuple[str | None, tuple[str, str] | None]:
     """What an amending provision's recorded instructions (metadata "instructions", Vietnamese grammar) give
     the unit labelled `target_label`: its quoted new text (the part of it for this unit when one quotation holds
-    several), and a replaced phrase (old, new)."""
+    several), and a replaced phrase (old, new). An instruction naming the unit comes before one for the whole act
+    ("thay thế cụm từ A bằng B tại Thông tư …, trừ … khoản 4 Điều 7; thay thế cụm từ “cơ quan A” bằng … tại khoản 3
+    Điều 8"), and a whole-act instruction passes over the provisions it excepts."""
     try:
         records = json.loads(source_metadata.get("instructions") or "[]")
     except json.JSONDecodeError:
         return None, None
     label = " ".join(target_label.split()).lower()
+    named, whole = [], []
     for record in records if isinstance(records, list) else []:
         targets = record.get("targets") or []
-        if not any(t == "(whole act)" or label.endswith(_label_form(t)) for t in targets):
-            continue
+        if any(label.endswith(_label_form(t)) for t in targets if t != "(whole act)"):
+            named.append(record)
+        elif "(whole act)" in targets and not any(label.endswith(_label_form(t)) for t in record.get("except") or []):
+            whole.append(record)
+    for record in [*named, *whole]:
+        targets = record.get("targets") or []
         if record.get("words_from") and record.get("words_to") is not None and record.get("action") == "replace_words":
             return None, (record["words_from"], record["words_to"])
-        if record.get("new_text") and not record.get("part"):
-            return _own_part(record["new_text"], label, len(targets)), None
+        if not record.get("new_text"):
+            continue
+        if record.get("new") and not label.endswith(_label_form(record["new"])):
+            continue  # the quotation is a new unit's (Điều 15a), not the words of the unit it goes after
+        if not record.get("part"):
+            return own_part(record["new_text"], label, len(targets)), None
+        # "Sửa đổi, bổ sung tên Điều và khoản 7 Điều 39 như sau: “Điều 39. … 7. …”": the clause's own paragraph.
+        numbered = _numbered_part(_unquoted(record["new_text"]), label) if record.get("part") == "title" and len(targets) > 1 else None
+        if numbered is not None:
+            return numbered, None
     return None, None
 
 
@@ -208,24 +261,38 @@ def _label_form(target: str) -> str:
     return " ".join(f"{w} {n}" for w, n in reversed(_TARGET_WORDS.findall(target))).lower()
 
 
-def _own_part(new_text: str, label: str, targets: int) -> str:
+def own_part(new_text: str, label: str, targets: int) -> str:
     """One quotation for several targets ("khoản 1 và khoản 3 Điều 4 như sau: “1. … 3. …”"): the paragraph that
     starts with this unit's own number, up to the next one of the same kind."""
-    text = new_text.strip().lstrip("“\"").rstrip("”\".;")
+    text = _unquoted(new_text)
     if targets <= 1:
         return text
+    return _numbered_part(text, label) or text
+
+
+_CLOSING = re.compile(r"\s*[”\"]\s*[.;,]?\s*$")
+
+
+def _unquoted(new_text: str) -> str:
+    """The quotation's words: without its marks and the instruction's punctuation after the closing one
+    ("…hoạt động.”" keeps the provision's own full stop, "…Chương trình”." drops the instruction's)."""
+    return _CLOSING.sub("", new_text.strip().lstrip("“\"")).strip()
+
+
+def _numbered_part(text: str, label: str) -> str | None:
+    """The paragraph of `text` that starts with the number of the clause or point `label` ends with; None when none does."""
     last = label.rsplit(" ", 2)
     kind, number = (last[-2], last[-1]) if len(last) >= 2 else ("", "")
     mark = {"khoản": rf"{re.escape(number)}\.", "điểm": rf"{re.escape(number)}\)"}.get(kind)
     if mark is None:
-        return text
+        return None
     lines = text.splitlines()
     start = next((n for n, line in enumerate(lines) if re.match(rf"[“\"]?{mark}\s", line.strip())), None)
     if start is None:
-        return text
+        return None
     sibling = r"\d{1,3}\.\s" if kind == "khoản" else r"[a-zđ]\)\s"
     end = next((n for n in range(start + 1, len(lines)) if re.match(sibling, lines[n].strip())), len(lines))
-    return "\n".join(lines[start:end]).strip().lstrip("“\"").rstrip("”\".;")
+    return _unquoted("\n".join(lines[start:end]))
 
 
 def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
@@ -325,17 +392,24 @@ class ParsedLaw:
 
     def read(self, unit_id: str) -> CurrentLaw:
         unit = self.units[unit_id]
-        incoming = []
-        for source_id, edge_type, action, resolution, same_document in self.into.get(unit_id, ()):
-            source = self.units.get(source_id)
-            root = self.units.get(source.document_id) if source is not None else None
-            date = amending_date(source.metadata if source else {}, root.metadata if root else {})
-            new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
-            incoming.append(Incoming(source_id=source_id, source_label=source.label if source else source_id,
-                                     type=edge_type, action=action, resolution=resolution or "exact", date=date,
-                                     same_document=same_document, new_text=new_text, words=words))
+        incoming = [self._incoming(unit, *edge) for edge in self.into.get(unit_id, ())]
+        if unit.document_id != unit_id:
+            to_act = [self._incoming(unit, *e) for e in self.into.get(unit.document_id, ()) if e[2] == ACT_WIDE]
+            incoming += act_wide(incoming, to_act, unit.text)
         return read(unit_id, unit.label, unit.metadata.get("status", "in_force"), unit.metadata, incoming,
                     longest_chain(unit_id, self.into), unit.text)
+
+
+    def _incoming(self, unit: LegalUnit, source_id: str, edge_type: str, action: str | None, resolution: str | None,
+                  same_document: bool) -> Incoming:
+        """One amending edge as the unit reads it: the amending side's date and the wording it gives this unit."""
+        source = self.units.get(source_id)
+        root = self.units.get(source.document_id) if source is not None else None
+        date = amending_date(source.metadata if source else {}, root.metadata if root else {})
+        new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
+        return Incoming(source_id=source_id, source_label=source.label if source else source_id, type=edge_type,
+                        action=action, resolution=resolution or "exact", date=date, same_document=same_document,
+                        new_text=new_text, words=words)
 
 
 def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
@@ -371,6 +445,11 @@ def caveats(graph, unit_ids: Iterable[str]) -> list[str]:
             last = next((e for e in reversed(law.events) if e.origin == "edge" and e.instructed and not e.applied), None)
             if last is not None:
                 out.append(f"{law.label or unit_id} is in force as amended by {last.by}{_in_force(last)}.{_current(law)}")
+        elif law.inserted:
+            # A provision an amending act inserted did not exist before that act took effect.
+            inserted = next((e for e in law.events if e.origin == "edge" and e.action == "inserted" and not e.applied), None)
+            if inserted is not None:
+                out.append(f"{law.label or unit_id} was inserted by {inserted.by}{_in_force(inserted)}.")
     return out
 
 
@@ -378,5 +457,10 @@ def _in_force(event: AmendmentEvent | None) -> str:
     return f" (in force from {event.date})" if event is not None and event.date else ""
 
 
-def _current(law: CurrentLaw) -> str:
-    return f" Current text: “{law.current_text[:600]}”" if law.current_text else ""
+def _current(law: CurrentLaw, limit: int = 600) -> str:
+    if not law.current_text:
+        return ""
+    text = " ".join(law.current_text.split())
+    # A long text is cut at a word, and says so: the caveat must not read as if the law ended mid-word.
+    shown = text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+    return f" Current text: “{shown}”"

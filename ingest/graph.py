@@ -6,9 +6,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from core.domain import Document, Edge, ExternalRef
+from core.domain import Document, Edge, ExternalRef, LegalUnit
 from ingest.citations.classify import classify_citation
 from ingest.citations.terms import DefinedTermFinder
+from ingest.citations.vi_inserted import keep_stored
 from ingest.formats import pick_format
 from ingest.models import Mention, ParseFailure
 from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
@@ -44,11 +45,14 @@ def find_mentions(documents: list[Document], finder, terms: DefinedTermFinder) -
 def build_graph(
     paths: list[Path], corpus: str, forced_format: str | None = None, recorder: StageRecorder | None = None,
     known_keys: Callable[[list[str]], dict[str, str]] | None = None,
+    stored_insertions: Callable[[list[str]], list[LegalUnit]] | None = None,
 ) -> CorpusGraph:
     """The one parse → find → resolve path, each stage timed by the recorder.
 
     known_keys(document_ids) → stored address keys of the corpus's other documents, so citations into
     documents not re-read this run still resolve (ingest passes the Neo4j lookup; benchmarks pass None).
+    stored_insertions(document_ids) → stored units that amending documents not re-read inserted into these
+    (ingest.citations.vi_inserted.keep_stored puts them back, so the amenders' edges into them stay).
     """
     recorder = recorder or StageRecorder()
     with recorder.stage("parse") as stage:
@@ -57,6 +61,8 @@ def build_graph(
         stage.items = sum(len(d.units) for d in parsed.documents)
     documents = parsed.documents
     with recorder.stage("find citations") as stage:
+        if stored_insertions is not None:
+            keep_stored(documents, stored_insertions([d.id for d in documents]))
         finder = fmt.finder(documents)
         mentions = find_mentions(documents, finder, DefinedTermFinder(documents))
         stage.items = len(mentions)

@@ -84,6 +84,7 @@ def run_ingest(
         graph = build_graph(
             paths, corpus, forced_format, recorder,
             known_keys=lambda docs: queries.stored_keys(driver, settings.neo4j_database, corpus, docs),
+            stored_insertions=lambda docs: queries.stored_insertions(driver, settings.neo4j_database, corpus, docs),
         )
         summary = summarize(graph)
         if graph.documents:

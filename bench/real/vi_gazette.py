@@ -10,7 +10,11 @@ Scored on `corpora/real/vi-amendments/gold_amendments.json` as its README says:
 - VBHN footnotes: each amendment footnote is a history entry of the consolidated unit naming the amender's
   provision, and no AMENDS/REPLACES edge leaves a consolidated text;
 - gazette noise: no unit holds a page header or a digital-signature line, and every document's own
-  articles run in sequence (a wrapped "Điều 16," line or an annex template's "Điều 1" breaks it).
+  articles run in sequence (a wrapped "Điều 16," line or an annex template's "Điều 1" breaks it);
+- current law on the real chains, read by core.current_law (the record the chat's graph query gives): each
+  gold instruction on an article, clause or point gives its target an event from the instructing provision,
+  dated when its act takes effect, and the words in force (the quoted wording, the phrase replaced, the
+  inserted unit's own text) or the repeal; and how many units two or more amending documents changed.
 
 Paths are read from the units' address keys (gen:<doc>:art:7:cl:2), so the check speaks the parser's
 addresses but decides with the gold's own fields.
@@ -22,6 +26,7 @@ import re
 from collections import Counter
 
 from bench.real.checks import Check
+from core.current_law import CurrentLaw, ParsedLaw, holds
 from core.domain import EdgeType, LegalUnit
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
@@ -50,7 +55,7 @@ def run(settings: Settings) -> list[Check]:
 
 def gazette_checks(graph: CorpusGraph, gold: dict) -> list[Check]:
     view = _View(graph)
-    return [*_instruction_checks(view, gold), *_vbhn_checks(view, gold), *_noise_checks(view)]
+    return [*_instruction_checks(view, gold), *_vbhn_checks(view, gold), *_noise_checks(view), *_current_law_checks(view, gold)]
 
 
 class _View:
@@ -281,3 +286,93 @@ def _noise_checks(view: _View) -> list[Check]:
               value=len(out_of_sequence), target="= 0", ok=not out_of_sequence, detail={"examples": out_of_sequence[:12]}),
     ]
 
+
+
+def _current_law_checks(view: _View, gold: dict) -> list[Check]:
+    """Each gold instruction on an article, clause or point, read back as its target's current law."""
+    laws = ParsedLaw(view.units, view.graph.edges)
+    roots = {view.stem[d.id]: d.units[0] for d in view.graph.documents if d.units}
+    checked, right = 0, 0
+    misses: list[str] = []
+    for item in gold["items"]:
+        goal = _gold_path(item)
+        if not goal or goal[0][0] != "art" or item["target_part"] not in (None, "words"):
+            continue  # titles, Mục headings, annexes and forms carry no words of their own here
+        new = _new_path(item, goal) if item["action"] == "add" else None
+        target = view.by_path.get((item["target_doc"], new or goal))
+        checked += 1
+        problem = "no such unit" if target is None else _law_problem(view, laws.read(target), item, roots[item["amending_doc"]])
+        right += problem is None
+        if problem is not None and len(misses) < 20:
+            misses.append(f"{item['id']}: {problem}")
+    act_wide, reached, missed = _act_wide(view, laws, gold)
+    # Several amending documents on one unit: every amending/repealing edge into it, by the amending document.
+    amenders: dict[str, set[str]] = {}
+    for edge in view.graph.edges:
+        if edge.type in _AMENDING and edge.target in view.units and edge.source in view.units:
+            amenders.setdefault(edge.target, set()).add(view.units[edge.source].document_id)
+    several = sorted(view.units[t].label for t, docs in amenders.items() if len(docs) > 1)
+    return [
+        Check(area=AREA, name="current law of the gold targets (event, date in force, words in force or repeal)",
+              value=f"{right}/{checked}", target="all", ok=right == checked, detail={"misses": misses}),
+        Check(area=AREA, name="phrases replaced throughout an act: units holding the old phrase whose current text no longer does",
+              value=f"{reached}/{act_wide}", target="all", ok=reached == act_wide, detail={"misses": missed}),
+        Check(area=AREA, name="units amended by two or more amending documents in this material", value=len(several),
+              target="(count)", ok=None, detail={"units": several[:10]}),
+    ]
+
+
+def _law_problem(view: _View, law: CurrentLaw, item: dict, amending_root: LegalUnit) -> str | None:
+    """Why the record does not say what the instruction did; None when it does."""
+    date = amending_root.metadata.get("effective_date")
+    # The instructing item or point itself, before the umbrella item above it (whose edge the gold allows).
+    sources = [e for e in law.events if e.source_id and _source_ok(
+        view, e.source_id, item["amending_doc"], item["amending_article"], item["amending_item"], item["amending_point"])]
+    source = max(sources, key=lambda e: view.part(e.source_id or "", "pt") == item["amending_point"], default=None)
+    if source is None or source.source_id is None:
+        return "no event from the instructing provision"
+    quoted = " ".join(view.units[source.source_id].text.split())
+    if not date or source.date != date:
+        return f"event dated {source.date}, the amending act takes effect {date}"
+    text = " ".join(view.units[law.unit_id].text.split())
+    if item["action"] == "repeal" and item["target_part"] is None:
+        return None if law.repealed and law.repealed_on == date else "not repealed"
+    if item["action"] == "add":
+        return None if law.inserted and text[:60] in quoted and law.current_text is None else "inserted unit without the quoted words"
+    if item["action"] == "replace_words":
+        words = item.get("words") or {}
+        if words.get("from") and words["from"] not in view.units[law.unit_id].text:
+            return None  # the phrase stands in a child unit or an earlier instruction's words
+        current = " ".join((law.current_text or "").split())
+        return None if current and " ".join(words["to"].split()) in current else "phrase not replaced in the current text"
+    if item["action"] == "amend" and item["target_part"] is None:
+        current = " ".join((law.current_text or "").split())
+        return None if current and current[:60] in quoted and current != text else "no current text from the quoted wording"
+    return None
+
+
+_EXCEPT_NOTE = re.compile(r"except[^.]{0,200}? in (?:khoản (?P<cl>\d+) )?Điều (?P<art>\d+)")
+
+
+def _act_wide(view: _View, laws: ParsedLaw, gold: dict) -> tuple[int, int, list[str]]:
+    """Each gold phrase replacement for a whole act, read on every unit of that act whose words hold the phrase (the
+    provision the gold's note excepts left out): (units, units whose current text has the new phrase, misses)."""
+    total, reached = 0, 0
+    missed: list[str] = []
+    for item in gold["items"]:
+        words = item.get("words") or {}
+        if item["action"] != "replace_words" or _gold_path(item) or not words.get("from"):
+            continue
+        excepted = _EXCEPT_NOTE.search(item.get("note") or "")
+        skip = tuple((k, v) for k, v in (("art", excepted["art"]), ("cl", excepted["cl"])) if v) if excepted else None
+        for uid, unit in view.units.items():
+            if view.stem[uid] != item["target_doc"] or not holds(unit.text, words["from"]) or view.path[uid] == skip:
+                continue
+            total += 1
+            current = laws.read(uid).current_text or ""
+            # The new phrase stands where the old one stood, unless newer quoted words replaced the passage.
+            if current and not holds(current, words["from"]):
+                reached += 1
+            elif len(missed) < 10:
+                missed.append(f"{item['id']}: {unit.label}")
+    return total, reached, missed

@@ -16,8 +16,8 @@ from typing import Any, Literal
 from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
-from core.current_law import NEW_TEXT, CurrentLaw, Incoming, amending_date, instruction_wording, read
-from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType
+from core.current_law import ACT_WIDE, NEW_TEXT, CurrentLaw, Incoming, act_wide, amending_date, instruction_wording, read
+from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType, LegalUnit
 
 Direction = Literal["out", "in", "both"]
 PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
@@ -201,26 +201,35 @@ def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
 
 def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | None:
     """In force or repealed, every recorded amendment in date order, and the newest text (core.current_law)."""
+    # The unit's own amending edges, then the act-wide phrase replacements on its act (core.current_law.act_wide).
     records, _, _ = driver.execute_query(
         "MATCH (u:Unit {id: $id}) "
         "OPTIONAL MATCH (s:Unit)-[r:AMENDS|REPLACES]->(u) "
         "OPTIONAL MATCH (d:Unit {id: s.document_id}) "
-        "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, u.text AS text, "
-        "collect(CASE WHEN s IS NULL THEN NULL ELSE {source: s.id, label: s.label, type: type(r), action: r.action, "
-        "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming",
-        id=unit_id, database_=database, routing_=RoutingControl.READ,
+        "WITH u, collect(CASE WHEN s IS NULL THEN NULL ELSE {source: s.id, label: s.label, type: type(r), action: r.action, "
+        "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming "
+        "OPTIONAL MATCH (a:Unit)-[w:AMENDS]->(:Unit {id: u.document_id}) WHERE u.id <> u.document_id AND w.action = $act_wide "
+        "OPTIONAL MATCH (ad:Unit {id: a.document_id}) "
+        "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, u.text AS text, incoming, "
+        "collect(CASE WHEN a IS NULL THEN NULL ELSE {source: a.id, label: a.label, type: type(w), action: w.action, "
+        "resolution: w.resolution, own: a.metadata, doc: ad.metadata, same: false} END) AS to_act",
+        id=unit_id, act_wide=ACT_WIDE, database_=database, routing_=RoutingControl.READ,
     )
     if not records:
         return None
     row = records[0]
-    incoming = []
-    for i in row["incoming"]:
-        new_text, words = instruction_wording(_metadata(i["own"]), row["label"] or "")
-        incoming.append(Incoming(source_id=i["source"], source_label=i["label"] or "", type=i["type"], action=i["action"],
-                                 resolution=i["resolution"] or "exact", date=amending_date(_metadata(i["own"]), _metadata(i["doc"])),
-                                 same_document=bool(i["same"]), new_text=new_text, words=words))
-    return read(unit_id, row["label"] or "", row["status"] or "in_force", _metadata(row["metadata"]), incoming,
-                current_version(driver, database, unit_id), row["text"] or "")
+    label, text = row["label"] or "", row["text"] or ""
+    incoming = [_incoming(i, label) for i in row["incoming"]]
+    incoming += act_wide(incoming, [_incoming(i, label) for i in row["to_act"]], text)
+    return read(unit_id, label, row["status"] or "in_force", _metadata(row["metadata"]), incoming,
+                current_version(driver, database, unit_id), text)
+
+
+def _incoming(row: dict[str, Any], label: str) -> Incoming:
+    new_text, words = instruction_wording(_metadata(row["own"]), label)
+    return Incoming(source_id=row["source"], source_label=row["label"] or "", type=row["type"], action=row["action"],
+                    resolution=row["resolution"] or "exact", date=amending_date(_metadata(row["own"]), _metadata(row["doc"])),
+                    same_document=bool(row["same"]), new_text=new_text, words=words)
 
 
 def _metadata(stored: str | None) -> dict[str, str]:
@@ -331,6 +340,28 @@ def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: l
             corpus=corpus, exclude=exclude_documents,
         )
         return {r["key"]: r["id"] for r in result}
+
+
+def stored_insertions(driver: Driver, database: str, corpus: str, document_ids: list[str]) -> list[LegalUnit]:
+    """Stored units of these documents that an amending provision of another document inserted
+    (ingest.citations.vi_inserted): a run that re-reads the amended act without its amender keeps them."""
+    with driver.session(database=database) as session:
+        result = session.run(
+            "MATCH (u:Unit {corpus: $corpus}) WHERE u.document_id IN $docs AND u.pending IS NULL "
+            "AND u.metadata CONTAINS $mark RETURN u ORDER BY u.order",
+            corpus=corpus, docs=document_ids, mark='"inserted_by_document"',
+        )
+        out: list[LegalUnit] = []
+        for record in result:
+            node = record["u"]
+            metadata = _metadata(node.get("metadata"))
+            if metadata.get("inserted_by_document") in document_ids:
+                continue
+            out.append(LegalUnit(id=node["id"], corpus=node["corpus"], document_id=node["document_id"], type=node["type"],
+                                 label=node.get("label") or "", title=node.get("title") or "", text=node.get("text") or "",
+                                 parent_id=node.get("parent_id"), order=node.get("order") or 0, tier=node.get("tier") or 1,
+                                 metadata=metadata, keys=list(node.get("keys") or [])))
+        return out
 
 
 def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:

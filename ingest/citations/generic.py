@@ -80,7 +80,7 @@ class GenericCitationFinder:
                 self._paths[unit.id] = path_of_key(own) if own else []
             self._sources.update(_codified_sources(document))
         self._korean = KoreanCitationFinder(documents, self._named)
-        self._amending = AmendingInstructions(documents, _slug)
+        self._amending = AmendingInstructions(documents, _slug, self._named)
         self._vietnamese = {d.id for d in documents if d.units and d.units[0].metadata.get("grammar") == "vi"}
 
     @property

@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from core.current_law import ACT_WIDE
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic_refs import Ref, Target, ref_keys
 from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, provision_paths, read_unit
+from ingest.citations.vi_inserted import Inserter
 from ingest.models import Mention
 from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, unit_key
 
@@ -34,7 +36,7 @@ def _edge(instruction: Instruction) -> tuple[EdgeType, str]:
     if action is Action.REPLACE:
         return EdgeType.REPLACES, "replaced"
     if action is Action.REPLACE_WORDS:
-        return EdgeType.AMENDS, "words replaced"
+        return EdgeType.AMENDS, ACT_WIDE  # to the act itself when no provision is named (core.current_law.act_wide)
     if action is Action.ADD:
         return EdgeType.AMENDS, "inserted"
     # "Sửa đổi … như sau: “…”" gives the provision's whole new wording.
@@ -44,19 +46,41 @@ def _edge(instruction: Instruction) -> tuple[EdgeType, str]:
 class AmendingInstructions:
     """Reads every Vietnamese (non-codified) document's instructions once, for the finder to emit."""
 
-    def __init__(self, documents: list[Document], slug_of: Callable[[Document], str]) -> None:
+    def __init__(self, documents: list[Document], slug_of: Callable[[Document], str],
+                 named: Callable[[list[str]], Target]) -> None:
         self.by_unit: dict[str, list[Instruction]] = {}
-        self.keys: dict[str, str] = {}
-        for document in documents:
-            for unit in document.units:
-                for key in unit.keys:
-                    self.keys.setdefault(key, unit.id)
         self.warnings: list[str] = []
+        units: dict[str, LegalUnit] = {}
         for document in documents:
             root = document.units[0] if document.units else None
             if root is None or root.metadata.get("grammar") != "vi" or root.metadata.get("doc_type") == "codification":
                 continue
             self._read(document, root)
+            units.update((u.id, u) for u in document.units if u.id in self.by_unit)
+        self._insert(documents, slug_of, named, units)
+        self.keys: dict[str, str] = {}
+        for document in documents:
+            for unit in document.units:
+                for key in unit.keys:
+                    self.keys.setdefault(key, unit.id)
+        for unit_id, found in self.by_unit.items():
+            # Recorded on the amending item: its quoted new text belongs to the targets, not to its own structure.
+            units[unit_id].metadata["instructions"] = json.dumps([_record(i) for i in found], ensure_ascii=False)
+
+    def _insert(self, documents: list[Document], slug_of: Callable[[Document], str], named: Callable[[list[str]], Target],
+                units: dict[str, LegalUnit]) -> None:
+        """Provisions the instructions insert become units of the amended act (vi_inserted), and the instruction's
+        target is the new unit rather than the one it goes after."""
+        inserter = Inserter(documents, slug_of)
+        by_slug = {slug_of(d): d for d in documents}
+        for unit_id, found in self.by_unit.items():
+            for instruction in found:
+                if instruction.action is not Action.ADD or instruction.act is None or instruction.new is None:
+                    continue
+                slug = named(number_name_keys(doc_type(instruction.act.dtype), instruction.act.number)).slug
+                amended = by_slug.get(slug) if slug is not None else None
+                if amended is not None and inserter.insert(instruction, units[unit_id], amended) is not None:
+                    instruction.targets = [instruction.new]
 
     def _read(self, document: Document, root: LegalUnit) -> None:
         number = root.metadata.get("number")
@@ -75,8 +99,6 @@ class AmendingInstructions:
             found = [i for i in reading.instructions if i.act is not None and (i.targets or not i.umbrella)]
             if found:
                 self.by_unit[unit.id] = found
-                # Recorded on the amending item: its quoted new text belongs to the targets, not to its own structure.
-                unit.metadata["instructions"] = json.dumps([_record(i) for i in found], ensure_ascii=False)
 
     def mentions(self, unit: LegalUnit, named: Callable[[list[str]], Target], label: str) -> list[Mention]:
         out: list[Mention] = []
@@ -92,7 +114,9 @@ class AmendingInstructions:
                 keys = ref_keys(Ref(target, (path,)))
                 name = f"{act.name()}, {provision_label(path)}" if path else act.name()
                 typed_as: EdgeType = edge_type
-                typed_action: str | None = action
+                # An addition that made no unit of its own (a form not quoted, an act not in this parse) amends the
+                # unit it goes into or after: that unit keeps its words.
+                typed_action: str | None = "amended" if instruction.action is Action.ADD and path != instruction.new else action
                 if target.slug is not None and path and unit_key(target.slug, path) not in self.keys:
                     typed_as, typed_action = EdgeType.REFERENCES, None
                     self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names {provision_label(path)} of "
@@ -147,4 +171,6 @@ def _record(instruction: Instruction) -> dict:
             record[name] = getattr(instruction, name)
     if instruction.new:
         record["new"] = provision_label(instruction.new)
+    if instruction.excepted:
+        record["except"] = [provision_label(p) for p in instruction.excepted]
     return record

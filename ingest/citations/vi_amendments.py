@@ -58,6 +58,7 @@ class Instruction:
     new: tuple[Segment, ...] | None = None  # the unit an "add" creates
     umbrella: bool = False  # introduces the instructions of its sub-items
     new_text: str = ""  # the quoted words that follow "như sau:"
+    excepted: list[tuple[Segment, ...]] = field(default_factory=list)  # "…, trừ … tại khoản 4 Điều 7": left as they are
 
 
 @dataclass
@@ -212,7 +213,9 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
     if stop:
         masked = masked[: stop.start()]
     exception = P.EXCEPT.search(masked)
+    excepted: list[tuple[Segment, ...]] = []
     if exception:
+        excepted = provision_paths(masked[exception.end():])
         masked = masked[: exception.start()]
     umbrella = bool(P.SOME.match(masked.strip())) or (stop is not None and not _tokens(masked))
     words = first_quote is not None and P.WORDS.search(rest[: first_quote.start()]) is not None
@@ -260,7 +263,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
         targets = [()]  # the whole act: "Bãi bỏ Thông tư số 12/2010/TT-BYT"
     return Instruction(action=Action.AMEND if umbrella else action, targets=targets, act=act, start=start, end=end,
                        raw=" ".join(sentence.split())[:300], part=part, words_from=words_from, words_to=words_to,
-                       new=new, umbrella=umbrella)
+                       new=new, umbrella=umbrella, excepted=excepted)
 
 
 def active_form(sentence: str) -> str | None:

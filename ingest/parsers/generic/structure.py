@@ -87,6 +87,7 @@ def grammar_code(format_name: str) -> str | None:
 
 def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: str | None) -> tuple[Document, list[str]]:
     """One file's lines → its Document; notes say when no heading structure was found."""
+    source = [line.text for line in lines]  # as the file numbers them, for the line numbers warnings give
     lines = vi_codification.body_lines(lines, lambda line: line.heading)
     raw = [line.text for line in lines]
     raw, footnotes = vi_consolidated.split_footnotes(vi_gazette.strip_furniture(raw))
@@ -112,7 +113,7 @@ def parse_document(lines: list[Line], path: Path, corpus: str, slug: str, mode: 
         eu.identify_eu(texts, identity)
     body = front.body if front is not None else texts
     notes: list[str] = []
-    units = _heading_units(body, grammar, corpus, doc_id, slug, identity, notes) if grammar else None
+    units = _heading_units(body, grammar, corpus, doc_id, slug, identity, notes, source) if grammar else None
     notes = [f"{path}: {note}" for note in notes]
     if units is not None and front is not None:
         units[0].text = "\n".join([*front.head, units[0].text]).strip()
@@ -228,8 +229,24 @@ def _may_start(heading: Heading, grammar: Grammar, stack: list[_Node], previous:
     return not (heading.level.distinctive and grammar.may_open is not None and not grammar.may_open(previous, text))
 
 
+def quoted_provision_units(text: str, grammar_code: str, corpus: str, doc_id: str, slug: str, short_name: str) -> list[LegalUnit]:
+    """The units a provision quoted whole in an amending act makes in the act it is inserted into: its article and
+    the clauses and points below it, read by that act's grammar and keyed and labelled as its own ([] when the
+    words make no provision)."""
+    grammar = GRAMMARS.get(grammar_code)
+    lines = text.splitlines()
+    units = _heading_units(lines, grammar, corpus, doc_id, slug, Identity(title=short_name, short_name=short_name), [], lines) \
+        if grammar is not None else None
+    return units[1:] if units else []
+
+
+def _line_number(source: list[str], stripped: str, after: int = 0) -> int | None:
+    """The file's line (1-based) that holds these words, at or after line `after`: a warning names where to look."""
+    return next((n + 1 for n in range(after, len(source)) if source[n].strip() == stripped), None)
+
+
 def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str, slug: str, identity: Identity,
-                   notes: list[str]) -> list[LegalUnit] | None:
+                   notes: list[str], source: list[str]) -> list[LegalUnit] | None:
     root = _Node(None, "", doc_id, [], "", None)
     nodes = [root]
     stack = [root]
@@ -248,8 +265,11 @@ def _heading_units(texts: list[str], grammar: Grammar, corpus: str, doc_id: str,
                     heading.level.scope is Scope.FRESH or grammar.instruction is not None and grammar.instruction.match(heading.rest)):
                 stack[-1].lines.append(text)
                 continue
-            notes.append(f"unbalanced quotation marks: the quotation opened at line “{quotes.opened_at[:80]}” is not "
-                         f"closed; it was ended before “{text.strip()[:80]}”")
+            opened = _line_number(source, quotes.opened_at)
+            ended = _line_number(source, text.strip(), opened or 0)
+            notes.append(f"unbalanced quotation marks: the quotation opened at line {opened or '?'} “{quotes.opened_at[:80]}” is "
+                         f"not closed; it was ended before line {ended or '?'} “{text.strip()[:80]}”; close it there "
+                         "(”) so its words stay the amending provision's")
             quotes.close()
         if heading is None:
             stack[-1].lines.append(text)
