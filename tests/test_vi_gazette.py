@@ -162,7 +162,7 @@ def test_wrapped_lines_and_annex_templates_make_no_articles(tmp_path: Path) -> N
 
 
 def test_unbalanced_quote_still_ingests_with_a_warning(tmp_path: Path, test_settings) -> None:
-    from ingest.__main__ import render_summary
+    from ingest.cli import render_summary
     from ingest.pipeline import run_ingest
 
     text = AMENDING.replace("4. Ngân hàng thông báo cho Bộ.”", "4. Ngân hàng thông báo cho Bộ.")
