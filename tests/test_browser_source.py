@@ -23,6 +23,19 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium n
 
 PANEL = '[data-testid="source-panel"]'
 VIEW = PANEL + ' [data-testid="source-view"]'
+# Armed before a click: how many /api/source responses arrived between then and `selector` being in the page.
+SOURCE_REQUESTS_WHEN_SHOWN = """selector => {
+  const finished = () => performance.getEntriesByType("resource").filter(e => e.name.endsWith("/api/source")).length;
+  const before = finished();
+  window.__cwSourceRequests = null;
+  const observer = new MutationObserver(() => {
+    if (document.querySelector(selector)) {
+      observer.disconnect();
+      window.__cwSourceRequests = finished() - before;
+    }
+  });
+  observer.observe(document.body, {subtree: true, childList: true});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +100,13 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
         write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
 
-        # The card opens the side view at its unit, the quoted words marked there.
+        # The card opens the side view at its unit, the quoted words marked there: from the view that came with
+        # the answer, so no /api/source response is awaited (the count of finished ones when the view appears).
+        page.evaluate(SOURCE_REQUESTS_WHEN_SHOWN, f'{VIEW}[data-unit-id="{unit_id}"]')
         card.locator(".rule-label").click()
         page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        page.wait_for_function("() => window.__cwSourceRequests !== null")
+        assert page.evaluate("window.__cwSourceRequests") == 0
         target = page.locator(f'{VIEW} .cw-unit.target')
         assert target.get_attribute("data-unit-id") == unit_id
         marks = [_words(m) for m in target.locator("mark.cw-mark").all_inner_texts()]
@@ -99,7 +116,8 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         page.wait_for_timeout(400)
         page.screenshot(path=str(SCREENS / "source-view-hipaa.png"))
 
-        # A cited-by link moves the view: to the amended article, whose history and current words show.
+        # A cited-by link moves the view: to the amended article, whose history and current words show. The pair
+        # was written after the answer: the view sent with it is read again behind the click and replaced.
         page.locator(f'{VIEW} [data-testid="cited-by"] button.cw-link[data-unit-id="{AMENDED}"]').click()
         page.locator(f'{VIEW}[data-unit-id="{AMENDED}"]').wait_for(timeout=10_000)
         history = page.locator(f'{VIEW} [data-testid="history"]')
