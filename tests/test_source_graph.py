@@ -26,7 +26,18 @@ from core.settings import Settings
 from core.sharing import create_link
 from core.stores.queries import fetch_units, neighbours
 from tests.render_support import HOSTILE
-from tests.source_support import AMENDED, AMENDED_TEXT, AMENDING, EFFECTIVE, NEW_TEXT, remove_amended_pair, write_amended_pair
+from tests.source_support import (
+    AMENDED,
+    AMENDED_TEXT,
+    AMENDING,
+    EFFECTIVE,
+    NEW_TEXT,
+    PDF_UNIT,
+    remove_amended_pair,
+    remove_pdf_document,
+    write_amended_pair,
+    write_pdf_document,
+)
 
 
 @pytest.fixture(scope="module")
@@ -163,6 +174,26 @@ def test_card_views_read_with_the_answer_are_what_a_click_reads(served, neo4j_dr
     shown = sum(len(s.text) for u in sent[AMENDED].units for s in u.segments)
     monkeypatch.setattr(source_view, "EMBED_MAX_CHARS", shown - 1)
     assert card_sources(neo4j_driver, test_settings.neo4j_database, view) == {}
+
+
+def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver, test_settings: Settings, tmp_path: Path,
+                                                           cited: str):
+    client, _ = served
+    db = test_settings.neo4j_database
+    write_pdf_document(neo4j_driver, db, tmp_path / "pdf-act.pdf", cited_unit=cited)
+    try:
+        view = read_source_view(neo4j_driver, db, PDF_UNIT, [Quote(text="keep records of every transaction")])
+        assert view is not None
+        assert (view.location.kind, view.location.page, view.location.page_image) == ("pdf", 2, True)
+        shown = client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["keep records of every transaction"]})
+        assert shown.status_code == 200 and shown.headers["content-type"] == "image/png"
+        assert shown.content.startswith(b"\x89PNG")
+        not_pdf = client.get("/api/source/page", params={"unit": AMENDED})
+        assert not_pdf.status_code == 404 and "not a PDF" in not_pdf.json()["detail"]
+        assert client.get("/api/source/page", params={"unit": "no/such"}).status_code == 404
+        assert client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["x"] * 21}).status_code == 422
+    finally:
+        remove_pdf_document(neo4j_driver, db)
 
 
 def test_permalink_source_page_and_exports(served):

@@ -67,7 +67,23 @@ function Where({ view }) {
   return <div className="flex flex-wrap text-xs text-muted-foreground" style={{ columnGap: "0.75rem" }}>{parts}</div>;
 }
 
-function SourceView({ view, open, prefetch, whole, showWhole }) {
+// A PDF source's page as printed (rendered by the app from the stored file), the provision shaded and the quoted
+// words on it marked.
+function PdfPage({ view, quotes }) {
+  const where = view.location;
+  if (!where.page_image || !where.page) return null;
+  const params = new URLSearchParams({ unit: view.unit_id });
+  quotes.filter((q) => q.unit_id === view.unit_id).slice(0, 20).forEach((q) => params.append("quote", q.text.slice(0, 2000)));
+  return (
+    <details className="cw-pdf-page mt-2" data-testid="pdf-page" open>
+      <summary className="cursor-pointer text-xs text-muted-foreground">Page {where.page} of {where.file_name} as printed</summary>
+      <img src={"/api/source/page?" + params.toString()} alt={"Page " + where.page + " of " + where.file_name}
+           loading="lazy" style={{ width: "100%", border: "1px solid hsl(var(--border))", marginTop: "4px" }} />
+    </details>
+  );
+}
+
+function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
   const targetRef = useRef(null);
   useEffect(() => {
     if (targetRef.current) targetRef.current.scrollIntoView({ block: "center" });
@@ -105,6 +121,7 @@ function SourceView({ view, open, prefetch, whole, showWhole }) {
           </button>
         ) : null}
       </div>
+      <PdfPage view={view} quotes={quotes} />
       <Links title="Cites" items={view.cites} open={open} prefetch={prefetch} testid="cites" />
       <Links title="Cited by" items={view.cited_by} open={open} prefetch={prefetch} testid="cited-by" />
     </div>
@@ -266,7 +283,7 @@ export default function AnswerCards() {
           ) : null}
           {problem ? <div className="cw-problem mt-2 text-sm" data-testid="source-problem">The source cannot be shown: {problem}</div> : null}
           {view && view.unit_id === unitId ? (
-            <SourceView view={view} open={open} prefetch={prefetch} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
+            <SourceView view={view} quotes={quotesOf(cards)} open={open} prefetch={prefetch} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
           ) : null}
         </SheetContent>
       </Sheet>
