@@ -178,7 +178,7 @@ def test_card_views_read_with_the_answer_are_what_a_click_reads(served, neo4j_dr
 
 def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver, test_settings: Settings, tmp_path: Path,
                                                            cited: str):
-    client, _ = served
+    client, token = served
     db = test_settings.neo4j_database
     write_pdf_document(neo4j_driver, db, tmp_path / "pdf-act.pdf", cited_unit=cited)
     try:
@@ -192,6 +192,11 @@ def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver,
         assert not_pdf.status_code == 404 and "not a PDF" in not_pdf.json()["detail"]
         assert client.get("/api/source/page", params={"unit": "no/such"}).status_code == 404
         assert client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["x"] * 21}).status_code == 422
+        # The permalink's read-only source page shows the same page.
+        shared = client.get(f"/answers/{token}/source", params={"unit": PDF_UNIT})
+        page_src = f'/answers/{token}/source/page?unit={PDF_UNIT.replace("/", "%2F")}'
+        assert shared.status_code == 200 and f'src="{page_src}"' in shared.text and "page 2" in shared.text
+        assert client.get(page_src).content.startswith(b"\x89PNG")
     finally:
         remove_pdf_document(neo4j_driver, db)
 

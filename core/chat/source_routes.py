@@ -3,8 +3,8 @@
 - `POST /api/source`: a unit in its document (core.render.source_view) as JSON, the answer's quotes marked;
 - `GET /api/source/page?unit=<id>&quote=…`: a PDF unit's page as a PNG, its words and the quotes marked;
 - `GET /api/answers/<message id>/export?format=md|docx`: an answer of one's own chats, as a file;
-- `GET /answers/<token>/source?unit=<id>` and `GET /answers/<token>/export?format=…`: the same, read-only, for
-  whoever may read the permalink (its snapshot gives the quotes and the export).
+- `GET /answers/<token>/source?unit=<id>`, `…/source/page?unit=<id>` and `GET /answers/<token>/export?format=…`:
+  the same, read-only, for whoever may read the permalink (its snapshot gives the quotes and the export).
 
 Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink pages follow the link's rules.
 """
@@ -72,12 +72,10 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
     async def source(body: SourceRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> SourceView:
         return await read(body.unit_id, body.quotes, body.above, body.below)
 
-    async def page_image(unit: str = Query(min_length=1, max_length=2_000),
-                         quote: list[str] = Query(default_factory=list, max_length=PAGE_QUOTES),
-                         user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
+    async def rendered_page(unit: str, quotes: list[str]) -> Response:
         def render(driver: Driver, database: str) -> bytes | str | None:
             try:
-                return unit_page_png(driver, database, unit, [q[:2_000] for q in quote])
+                return unit_page_png(driver, database, unit, quotes)
             except PageUnavailable as exc:
                 return str(exc)
 
@@ -89,6 +87,11 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         if isinstance(found, str):
             raise HTTPException(status_code=404, detail=found)
         return Response(found, media_type="image/png", headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"})
+
+    async def page_image(unit: str = Query(min_length=1, max_length=2_000),
+                         quote: list[str] = Query(default_factory=list, max_length=PAGE_QUOTES),
+                         user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
+        return await rendered_page(unit, [q[:2_000] for q in quote])
 
     async def export_answer(message_id: str, format: str = "docx",
                             user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
@@ -115,6 +118,12 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
             return page(source_page_html(None, token=token, problem=str(exc.detail), question=view.question), exc.status_code)
         return page(source_page_html(found, token=token, question=view.question, whole=whole))
 
+    async def shared_page(token: str, request: Request, unit: str = "") -> Response:
+        view = await shared(token, request)
+        if isinstance(view, HTMLResponse):
+            return view
+        return await rendered_page(unit[:2_000], [q.text for q in answer_quotes(view) if q.unit_id == unit][:PAGE_QUOTES])
+
     async def shared_export(token: str, request: Request, format: str = "docx") -> Response:
         view = await shared(token, request)
         if isinstance(view, HTMLResponse):
@@ -126,5 +135,6 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
     app.add_api_route("/api/source/page", page_image, methods=["GET"])
     app.add_api_route("/api/answers/{message_id}/export", export_answer, methods=["GET"])
     app.add_api_route("/answers/{token}/source", shared_source, methods=["GET"], response_class=HTMLResponse)
+    app.add_api_route("/answers/{token}/source/page", shared_page, methods=["GET"])
     app.add_api_route("/answers/{token}/export", shared_export, methods=["GET"])
-    routes_first(app, 5)
+    routes_first(app, 6)
