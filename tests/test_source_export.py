@@ -18,6 +18,7 @@ from core.render.share_page import source_page_html
 from core.render.source_location import locate
 from core.render.source_view import SourceUnitView, SourceView, answer_quotes
 from core.stores.queries import DocumentRecord
+from ingest.parsers.generic.format import GenericFormat
 from tests.render_support import HOSTILE, hostile_view
 from tests.source_support import PDF_PAGES, PDF_UNIT_TEXT, write_pdf
 
@@ -92,9 +93,14 @@ def _marked_rows(png: bytes, colour: tuple[int, int, int]) -> list[int]:
 
 
 def test_pdf_unit_page_found_and_rendered_with_its_words_marked(tmp_path):
-    pdf = write_pdf(tmp_path / "act.pdf", PDF_PAGES)
+    (tmp_path / "corpus").mkdir()
+    pdf = write_pdf(tmp_path / "corpus" / "act.pdf", PDF_PAGES)
     where = locate(str(pdf), PDF_UNIT)
     assert (where.kind, where.page, where.page_image) == ("pdf", 2, True)
+    # As ingest reads the file: the article's unit keeps the path, and its words are found on page 2.
+    (document,) = GenericFormat().parse([tmp_path / "corpus"], corpus="t").documents
+    article = next(u for u in document.units if "keep records" in u.text)
+    assert locate(document.source_path, article.text).page == 2
     plain = page_png(str(pdf), 2, "words that are not on the page")
     marked = page_png(str(pdf), 2, PDF_UNIT, ["keep records of every transaction"])
     unit_rows = _marked_rows(marked, (255, 247, 218))  # UNIT_FILL over white
