@@ -8,7 +8,9 @@ It starts the chat (`core.serve`, as `make app`) on the stores of this environme
 ports), signs in with a throw-away admin, asks each question, then for each rule card: click → view (the side
 sheet opening included), Escape, `--repeats` times; and follows the first cited-by link of each view once.
 Times are the click event → the animation frame in which the source view of the clicked unit is in the page
-(performance.now), as tests/test_browser_chat.py times answers; Playwright's own polling is not in them.
+(performance.now), as tests/test_browser_chat.py times answers; Playwright's own polling is not in them. For the
+first click on each card, `first_click_breakdown` says where the time went: a view at hand (sent with the answer)
+or one waiting for its /api/source response, and the main thread's long tasks meanwhile.
 """
 from __future__ import annotations
 
@@ -44,11 +46,38 @@ CLOCK = """unit => {
 }"""
 
 
-# The /api/source request of the last click, from the page's resource timing: request start → response end.
-FETCH = """() => {
-  const entries = performance.getEntriesByType("resource").filter(e => e.name.endsWith("/api/source"));
-  performance.clearResourceTimings();
-  return entries.length ? entries[entries.length - 1].responseEnd - entries[entries.length - 1].startTime : null;
+# Where a click's time went, on the page's clock relative to the click: the /api/source request of the clicked
+# unit (start and response end from resource timing; a request made before the click, on pointer-over or when the
+# answer was drawn, starts before it; none when the view came from the element's cache) and the main thread's
+# long tasks (> 50 ms) between the click and the view.
+FETCH = """unit => {
+  const marks = window.__cwSource;
+  const mine = (window.__cwRequests || {})[unit];
+  const entries = performance.getEntriesByType("resource").filter(e => e.name.endsWith("/api/source"))
+    .filter(e => mine !== undefined && Math.abs(e.startTime - mine) < 5);
+  const last = entries.length ? entries[0] : null;
+  const busy = (window.__cwLongTasks || []).filter(t => t.end > marks.click && t.start < marks.shown)
+    .reduce((sum, t) => sum + Math.min(t.end, marks.shown) - Math.max(t.start, marks.click), 0);
+  return {request_ms: last ? last.responseEnd - last.startTime : null,
+          request_start_ms: last ? last.startTime - marks.click : null,
+          response_end_ms: last ? last.responseEnd - marks.click : null,
+          long_tasks_ms: busy};
+}"""
+# Installed once per page: long tasks as they happen, and when the page last asked for each unit's source.
+WATCH = """() => {
+  performance.setResourceTimingBufferSize(100000);
+  window.__cwLongTasks = [];
+  new PerformanceObserver(list => { for (const e of list.getEntries())
+    window.__cwLongTasks.push({start: e.startTime, end: e.startTime + e.duration}); }).observe({type: "longtask"});
+  window.__cwRequests = {};
+  const fetchBefore = window.fetch;
+  window.fetch = function (url, init) {
+    if (String(url).endsWith("/api/source") && init && typeof init.body === "string") {
+      try { window.__cwRequests[JSON.parse(init.body).unit_id] = performance.now(); }
+      catch (e) { /* not a source request */ }
+    }
+    return fetchBefore.apply(this, arguments);
+  };
 }"""
 
 
@@ -56,7 +85,7 @@ class NoView(RuntimeError):
     """The click gave no source view within the wait; the message says what the page showed instead."""
 
 
-def _timed_click(page, locator, unit: str, fetches: list[float] | None = None) -> float:
+def _timed_click(page, locator, unit: str, fetches: list[dict] | None = None) -> float:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page.evaluate(CLOCK, unit)
@@ -67,9 +96,8 @@ def _timed_click(page, locator, unit: str, fetches: list[float] | None = None) -
         shown = page.locator('[data-testid="source-problem"]').all_inner_texts()
         raise NoView(f"{unit}: {shown[0] if shown else 'no panel' if not page.locator('[data-testid=source-panel]').count() else 'panel without the view'}") from exc
     marks = page.evaluate("window.__cwSource")
-    fetched = page.evaluate(FETCH)
-    if fetches is not None and fetched is not None:
-        fetches.append(fetched)
+    if fetches is not None:
+        fetches.append({**page.evaluate(FETCH, unit), "view_ms": marks["shown"] - marks["click"]})
     return marks["shown"] - marks["click"]
 
 
@@ -86,11 +114,12 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
     opens: list[float] = []
     moves: list[float] = []
     first_opens: list[float] = []
-    fetches: list[float] = []
+    fetches: list[dict] = []
     failures: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         page = browser.new_context(viewport={"width": 1360, "height": 1100}).new_page()
+        page.add_init_script(f"({WATCH})();")
         sign_in(page, url, account)
         page.locator("#chat-input").wait_for(timeout=60_000)
         for question in questions:
@@ -101,7 +130,7 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
                 unit = card.get_attribute("data-unit-id") or ""
                 for r in range(repeats):
                     try:
-                        took = _timed_click(page, card.locator(".rule-label"), unit, fetches)
+                        took = _timed_click(page, card.locator(".rule-label"), unit, fetches if r == 0 else None)
                     except NoView as exc:
                         failures.append(str(exc))
                         if page.locator('[data-testid="source-panel"]').count():
@@ -129,7 +158,23 @@ def measure(url: str, account: tuple[str, str], questions: list[str], repeats: i
 
     return {"card_click_to_view": summary(opens), "first_click_per_card": summary(first_opens),
             "cited_by_click_to_view": summary(moves), "all_clicks": summary(opens + moves),
-            "api_source_request": summary(fetches), "clicks_without_a_view": failures}
+            "first_click_breakdown": _breakdown(fetches, summary), "clicks_without_a_view": failures}
+
+
+def _breakdown(clicks: list[dict], summary) -> dict:
+    """Where the first click on each card spent its time: whether the view waited for an /api/source request
+    (one made on pointer-over, so before the click; then: the wait after the click, and the frame after the
+    response) or was at hand (sent with the answer: no request before the click, only the one re-reading it
+    behind the view), and the main thread's long tasks between the click and the view."""
+    waited = [c for c in clicks if c["request_start_ms"] is not None and c["request_start_ms"] < 0]
+    return {
+        "views_at_hand": len(clicks) - len(waited),
+        "views_waiting_for_a_request": len(waited),
+        "api_source_request": summary([c["request_ms"] for c in clicks if c["request_ms"] is not None]),
+        "waited_click_to_response_end": summary([max(0.0, c["response_end_ms"]) for c in waited]),
+        "waited_response_end_to_view": summary([c["view_ms"] - max(0.0, c["response_end_ms"]) for c in waited]),
+        "long_tasks_during_click": summary([c["long_tasks_ms"] for c in clicks]),
+    }
 
 
 def _questions(path: Path, limit: int) -> list[str]:

@@ -1,6 +1,7 @@
 """See the source and Export in a real browser (Debian's Chromium via Playwright), on the HIPAA chat: a rule card
 opens its provision in a side view at the unit with the quoted words marked; a cited-by link moves the view (to an
-amended article full of markup, whose history shows and whose markup stays text); a graph node opens its source;
+amended article full of markup, whose history shows and whose markup stays text, and to an article of a PDF, whose
+page shows as printed); a graph node opens its source;
 Export downloads a DOCX holding every claim and citation, and a Markdown file; the permalink page does the same,
 read-only. No request leaves the app's origin."""
 from __future__ import annotations
@@ -16,13 +17,34 @@ from core.settings import Settings
 from tests.app_process import app_env, running_app
 from tests.chat_page import ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, share_last_answer, sign_in
 from tests.render_support import HOSTILE
-from tests.source_support import AMENDED, NEW_TEXT, remove_amended_pair, write_amended_pair
+from tests.source_support import (
+    AMENDED,
+    NEW_TEXT,
+    PDF_UNIT,
+    remove_amended_pair,
+    remove_pdf_document,
+    write_amended_pair,
+    write_pdf_document,
+)
 from tests.test_browser_chat import ADMIN, READER, SCREENS, OriginGuard, guarded_page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
 
 PANEL = '[data-testid="source-panel"]'
 VIEW = PANEL + ' [data-testid="source-view"]'
+# Armed before a click: how many /api/source responses arrived between then and `selector` being in the page.
+SOURCE_REQUESTS_WHEN_SHOWN = """selector => {
+  const finished = () => performance.getEntriesByType("resource").filter(e => e.name.endsWith("/api/source")).length;
+  const before = finished();
+  window.__cwSourceRequests = null;
+  const observer = new MutationObserver(() => {
+    if (document.querySelector(selector)) {
+      observer.disconnect();
+      window.__cwSourceRequests = finished() - before;
+    }
+  });
+  observer.observe(document.body, {subtree: true, childList: true});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +53,7 @@ def app_url(test_settings: Settings, neo4j_driver, hipaa_corpus, tmp_path_factor
     with running_app(env, tmp_path_factory.mktemp("app") / "chainlit.log") as url:
         yield url
     remove_amended_pair(neo4j_driver, test_settings.neo4j_database)
+    remove_pdf_document(neo4j_driver, test_settings.neo4j_database)
 
 
 def _words(text: str) -> str:
@@ -61,7 +84,7 @@ def _open_graph_node(page, unit_id: str) -> None:
     frame.locator("#mynetwork canvas").click(position={"x": x, "y": y})
 
 
-def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_settings: Settings, neo4j_driver):
+def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_settings: Settings, neo4j_driver, tmp_path):
     from playwright.sync_api import sync_playwright
 
     SCREENS.mkdir(parents=True, exist_ok=True)
@@ -86,10 +109,15 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         unit_id = card.get_attribute("data-unit-id")
         claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
         write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
+        write_pdf_document(neo4j_driver, test_settings.neo4j_database, tmp_path / "pdf-act.pdf", cited_unit=unit_id)
 
-        # The card opens the side view at its unit, the quoted words marked there.
+        # The card opens the side view at its unit, the quoted words marked there: from the view that came with
+        # the answer, so no /api/source response is awaited (the count of finished ones when the view appears).
+        page.evaluate(SOURCE_REQUESTS_WHEN_SHOWN, f'{VIEW}[data-unit-id="{unit_id}"]')
         card.locator(".rule-label").click()
         page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+        page.wait_for_function("() => window.__cwSourceRequests !== null")
+        assert page.evaluate("window.__cwSourceRequests") == 0
         target = page.locator(f'{VIEW} .cw-unit.target')
         assert target.get_attribute("data-unit-id") == unit_id
         marks = [_words(m) for m in target.locator("mark.cw-mark").all_inner_texts()]
@@ -99,7 +127,8 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         page.wait_for_timeout(400)
         page.screenshot(path=str(SCREENS / "source-view-hipaa.png"))
 
-        # A cited-by link moves the view: to the amended article, whose history and current words show.
+        # A cited-by link moves the view: to the amended article, whose history and current words show. The pair
+        # was written after the answer: the view sent with it is read again behind the click and replaced.
         page.locator(f'{VIEW} [data-testid="cited-by"] button.cw-link[data-unit-id="{AMENDED}"]').click()
         page.locator(f'{VIEW}[data-unit-id="{AMENDED}"]').wait_for(timeout=10_000)
         history = page.locator(f'{VIEW} [data-testid="history"]')
@@ -110,6 +139,17 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         assert HOSTILE.split(" ")[0] in amended_text  # the markup is shown as the words it is
         assert page.locator(f"{PANEL} img, {PANEL} iframe, {PANEL} script").count() == 0 and dialogs == []
         page.screenshot(path=str(SCREENS / "source-view-amended.png"))
+        page.locator(f"{PANEL} button.cw-back").click()
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
+
+        # A unit of a PDF source names its page and shows it as printed, the quoted words marked.
+        page.locator(f'{VIEW} [data-testid="cited-by"] button.cw-link[data-unit-id="{PDF_UNIT}"]').click()
+        page.locator(f'{VIEW}[data-unit-id="{PDF_UNIT}"]').wait_for(timeout=10_000)
+        assert page.locator(f"{VIEW} .cw-page").inner_text() == "page 2"
+        image = page.locator(f'{VIEW} [data-testid="pdf-page"] img')
+        image.scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth > 600", arg=image.element_handle(), timeout=30_000)
+        page.screenshot(path=str(SCREENS / "source-view-pdf.png"))
         page.locator(f"{PANEL} button.cw-back").click()
         page.locator(f'{VIEW}[data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
         close_source(page)

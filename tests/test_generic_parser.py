@@ -10,6 +10,7 @@ from core.domain import Document, UnitType
 from ingest.parsers.generic.format import GenericParser, generic_parsers
 from ingest.parsers.generic.readers import strip_markdown
 from ingest.parsers.generic.structure import GENERIC_FORMAT_NAMES
+from tests.source_support import write_pdf
 
 ENGLISH = """MINISTRY OF HEALTH
 Circular 30/2024/TT-BYT
@@ -198,32 +199,10 @@ def test_docx(tmp_path: Path) -> None:
     assert "Fee | 100" in labels["Decree 45/2019/ND-CP Article 8(2)"].text
 
 
-def minimal_pdf(lines: list[str]) -> bytes:
-    """A one-page PDF with a Helvetica text stream, xref offsets computed (no PDF writer needed)."""
-    content = "BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) Tj T*" for line in lines) + " ET"
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return out
-
-
 def test_pdf(tmp_path: Path) -> None:
     pytest.importorskip("pypdf")
-    pdf = minimal_pdf(["Rules of the Exchange", "Rule 3.8.1 Reporting", "A member shall report."])
-    (document,) = parse(tmp_path, {"rules.pdf": pdf}).documents
+    pdf = write_pdf(tmp_path / "made.pdf", [["Rules of the Exchange", "Rule 3.8.1 Reporting", "A member shall report."]])
+    (document,) = parse(tmp_path / "corpus", {"rules.pdf": pdf.read_bytes()}).documents
     labels = {unit.label.removeprefix("rules "): unit for unit in document.units}
     rule = labels["Rule 3.8.1"]
     assert rule.type is UnitType.RULE and rule.keys == ["gen:rules:rule:3.8.1"]

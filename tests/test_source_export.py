@@ -6,17 +6,21 @@ import html
 import io
 import re
 
+import pytest
 from markdown_it import MarkdownIt
 
 from core.current_law import AmendmentEvent, CurrentLaw
 from core.render.export import answer_export, export_docx, export_markdown, render_export
 from core.render.highlight import Quote, quote_spans, segments
 from core.render.history import HistoryEventView, HistoryView, history_view
+from core.render.pdf_page import PageUnavailable, page_png
 from core.render.share_page import source_page_html
 from core.render.source_location import locate
 from core.render.source_view import SourceUnitView, SourceView, answer_quotes
 from core.stores.queries import DocumentRecord
+from ingest.parsers.generic.format import GenericFormat
 from tests.render_support import HOSTILE, hostile_view
+from tests.source_support import PDF_PAGES, PDF_UNIT_TEXT, write_pdf
 
 TEXT = "A covered entity must obtain an authorization.\nThe authorization must be in writing; it must be signed."
 
@@ -72,6 +76,47 @@ def test_pdf_page_and_html_url(tmp_path):
     web = locate("/data/page.html", "x", {"source_url": "https://example.org/reg#p1"})
     assert (web.kind, web.url) == ("html", "https://example.org/reg#p1")
     assert locate("/data/page.html", "x", {"source_url": "javascript:alert(1)"}).url is None
+
+
+PDF_UNIT = "Article 2 Records " + PDF_UNIT_TEXT
+
+
+def _marked_rows(png: bytes, colour: tuple[int, int, int]) -> list[int]:
+    """Rows of the image holding pixels of about `colour` (the marks blended over white)."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    width = image.width
+    pixels = [p for p in image.get_flattened_data() if isinstance(p, tuple)]  # RGB: every pixel a tuple
+    return sorted({i // width for i in range(0, len(pixels), 3)
+                   if all(abs(a - b) <= 12 for a, b in zip(pixels[i], colour, strict=True))})
+
+
+def test_pdf_unit_page_found_and_rendered_with_its_words_marked(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    pdf = write_pdf(tmp_path / "corpus" / "act.pdf", PDF_PAGES)
+    where = locate(str(pdf), PDF_UNIT)
+    assert (where.kind, where.page, where.page_image) == ("pdf", 2, True)
+    # As ingest reads the file: the article's unit keeps the path, and its words are found on page 2.
+    (document,) = GenericFormat().parse([tmp_path / "corpus"], corpus="t").documents
+    article = next(u for u in document.units if "keep records" in u.text)
+    assert locate(document.source_path, article.text).page == 2
+    plain = page_png(str(pdf), 2, "words that are not on the page")
+    marked = page_png(str(pdf), 2, PDF_UNIT, ["keep records of every transaction"])
+    unit_rows = _marked_rows(marked, (255, 247, 218))  # UNIT_FILL over white
+    quote_rows = _marked_rows(marked, (255, 227, 120))  # QUOTE_FILL over white
+    assert not _marked_rows(plain, (255, 247, 218)) and not _marked_rows(plain, (255, 227, 120))
+    # Three lines of the unit shaded, the quote on its second line only; the next article is left alone.
+    assert unit_rows and quote_rows and min(unit_rows) < min(quote_rows) and max(quote_rows) < max(unit_rows)
+    next_article = _marked_rows(page_png(str(pdf), 2, PDF_PAGES[1][3]), (255, 247, 218))
+    assert next_article and max(unit_rows) < min(next_article)
+    with pytest.raises(PageUnavailable, match="has no page 3"):
+        page_png(str(pdf), 3, PDF_UNIT)
+    with pytest.raises(PageUnavailable, match="not an available PDF"):
+        page_png(str(tmp_path / "gone.pdf"), 1, PDF_UNIT)
+    (tmp_path / "fake.pdf").write_bytes(b"not a pdf")
+    with pytest.raises(PageUnavailable, match="cannot be opened"):
+        page_png(str(tmp_path / "fake.pdf"), 1, PDF_UNIT)
 
 
 def test_history_headlines():

@@ -19,13 +19,25 @@ from core.chat.evidence import answer_view
 from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
 from core.domain import Edge
+from core.render import source_view
 from core.render.highlight import Quote
-from core.render.source_view import read_source_view
+from core.render.source_view import answer_quotes, card_sources, read_source_view
 from core.settings import Settings
 from core.sharing import create_link
 from core.stores.queries import fetch_units, neighbours
 from tests.render_support import HOSTILE
-from tests.source_support import AMENDED, AMENDED_TEXT, AMENDING, EFFECTIVE, NEW_TEXT, remove_amended_pair, write_amended_pair
+from tests.source_support import (
+    AMENDED,
+    AMENDED_TEXT,
+    AMENDING,
+    EFFECTIVE,
+    NEW_TEXT,
+    PDF_UNIT,
+    remove_amended_pair,
+    remove_pdf_document,
+    write_amended_pair,
+    write_pdf_document,
+)
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +154,51 @@ def test_api_source_returns_the_view_and_404s_unknown_units(served):
     assert [s["text"] for s in target["segments"] if s["mark"]] == ["the rule that stood"]
     assert client.post("/api/source", json={"unit_id": "no/such"}).status_code == 404
     assert client.post("/api/source", json={"unit_id": AMENDED, "above": 10**6}).status_code == 422
+
+
+def test_card_views_read_with_the_answer_are_what_a_click_reads(served, neo4j_driver, test_settings: Settings, monkeypatch):
+    """The chat sends each card's source view with the answer (core.chat.answer_message); the element shows it on
+    the first click instead of asking /api/source, so it must be the very view that request returns."""
+    client, _ = served
+    view = answer_view(neo4j_driver, test_settings.neo4j_database, _envelope(AMENDED, AMENDED_TEXT[:40]))
+    sent = card_sources(neo4j_driver, test_settings.neo4j_database, view)
+    assert list(sent) == [AMENDED]
+    quotes = [q.model_dump(mode="json") for q in answer_quotes(view)]
+    clicked = client.post("/api/source", json={"unit_id": AMENDED, "quotes": quotes})
+    assert clicked.status_code == 200, clicked.text
+    assert sent[AMENDED].model_dump(mode="json") == clicked.json()
+    history = sent[AMENDED].history
+    assert history is not None and history.current_text == NEW_TEXT
+    assert any(s.mark for u in sent[AMENDED].units for s in u.segments)
+    # A view longer than the cap does not ride with the answer; the click fetches it.
+    shown = sum(len(s.text) for u in sent[AMENDED].units for s in u.segments)
+    monkeypatch.setattr(source_view, "EMBED_MAX_CHARS", shown - 1)
+    assert card_sources(neo4j_driver, test_settings.neo4j_database, view) == {}
+
+
+def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver, test_settings: Settings, tmp_path: Path,
+                                                           cited: str):
+    client, token = served
+    db = test_settings.neo4j_database
+    write_pdf_document(neo4j_driver, db, tmp_path / "pdf-act.pdf", cited_unit=cited)
+    try:
+        view = read_source_view(neo4j_driver, db, PDF_UNIT, [Quote(text="keep records of every transaction")])
+        assert view is not None
+        assert (view.location.kind, view.location.page, view.location.page_image) == ("pdf", 2, True)
+        shown = client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["keep records of every transaction"]})
+        assert shown.status_code == 200 and shown.headers["content-type"] == "image/png"
+        assert shown.content.startswith(b"\x89PNG")
+        not_pdf = client.get("/api/source/page", params={"unit": AMENDED})
+        assert not_pdf.status_code == 404 and "not a PDF" in not_pdf.json()["detail"]
+        assert client.get("/api/source/page", params={"unit": "no/such"}).status_code == 404
+        assert client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["x"] * 21}).status_code == 422
+        # The permalink's read-only source page shows the same page.
+        shared = client.get(f"/answers/{token}/source", params={"unit": PDF_UNIT})
+        page_src = f'/answers/{token}/source/page?unit={PDF_UNIT.replace("/", "%2F")}'
+        assert shared.status_code == 200 and f'src="{page_src}"' in shared.text and "page 2" in shared.text
+        assert client.get(page_src).content.startswith(b"\x89PNG")
+    finally:
+        remove_pdf_document(neo4j_driver, db)
 
 
 def test_permalink_source_page_and_exports(served):

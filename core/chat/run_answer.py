@@ -12,7 +12,7 @@ from core.answer.events import AnswerEvent, Finished, ProvisionalAnswer
 from core.answer.models import AnswerEnvelope
 from core.answer.service import stream_answer
 from core.answer.stores import Stores, open_stores
-from core.chat.answer_message import show_answer
+from core.chat.answer_message import show_answer, start_card_sources
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.limits import limited
@@ -65,17 +65,18 @@ async def answer_in_chat(
     if envelope is None:
         return None
     view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
+    sources = start_card_sources(driver, settings.neo4j_database, view)
     if provisional is None:
-        message = await show_answer(presenter.answer, view)
+        message = await show_answer(presenter.answer, view, sources=sources)
     elif envelope.mode == "llm":
-        message = await show_answer(presenter.answer, view, labelled=True)
+        message = await show_answer(presenter.answer, view, labelled=True, sources=sources)
     else:  # the LLM failed: the extractive answer stays, now with the notice; any half-streamed LLM text goes
         if presenter.answer is not None:
             await presenter.answer.remove()
-        message = await show_answer(provisional, view, labelled=True)
+        message = await show_answer(provisional, view, labelled=True, sources=sources)
     return message.id, view
 
 
 async def _show_provisional(envelope: AnswerEnvelope, settings: Settings, driver: Driver | None) -> cl.Message:
     view = await asyncio.to_thread(answer_view, driver, settings.neo4j_database, envelope)
-    return await show_answer(None, view, labelled=True)
+    return await show_answer(None, view, labelled=True, sources=start_card_sources(driver, settings.neo4j_database, view))

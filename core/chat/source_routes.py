@@ -1,9 +1,10 @@
 """"See the source" and "Export" over HTTP, for the chat's cards, the permalink page and API clients.
 
 - `POST /api/source`: a unit in its document (core.render.source_view) as JSON, the answer's quotes marked;
+- `GET /api/source/page?unit=<id>&quote=…`: a PDF unit's page as a PNG, its words and the quotes marked;
 - `GET /api/answers/<message id>/export?format=md|docx`: an answer of one's own chats, as a file;
-- `GET /answers/<token>/source?unit=<id>` and `GET /answers/<token>/export?format=…`: the same, read-only, for
-  whoever may read the permalink (its snapshot gives the quotes and the export).
+- `GET /answers/<token>/source?unit=<id>`, `…/source/page?unit=<id>` and `GET /answers/<token>/export?format=…`:
+  the same, read-only, for whoever may read the permalink (its snapshot gives the quotes and the export).
 
 Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink pages follow the link's rules.
 """
@@ -15,8 +16,9 @@ from urllib.parse import quote as url_quote
 
 from chainlit.auth import get_current_user
 from chainlit.user import PersistedUser, User
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from neo4j import Driver
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -24,6 +26,7 @@ from core.chat.share_routes import SECURITY_HEADERS, page, refusal, routes_first
 from core.chat.stored_views import stored_view
 from core.render.export import render_export
 from core.render.highlight import Quote
+from core.render.pdf_page import PageUnavailable, unit_page_png
 from core.render.share_page import source_page_html
 from core.render.source_view import NEIGHBOURS, WHOLE_DOCUMENT, SourceView, answer_quotes, read_source_view
 from core.render.view import AnswerView
@@ -32,6 +35,7 @@ from core.sharing import Access, get_link, view_access
 from core.stores.graph_reader import reader_for
 
 MAX_QUOTES = 200
+PAGE_QUOTES = 20
 # Source views read on threads of their own: a click right after an answer must not queue behind the answer's
 # own worker-thread work (persisting steps and elements) in the default pool.
 _READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citewalk-source")
@@ -69,6 +73,27 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
     async def source(body: SourceRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> SourceView:
         return await read(body.unit_id, body.quotes, body.above, body.below)
 
+    async def rendered_page(unit: str, quotes: list[str]) -> Response:
+        def render(driver: Driver, database: str) -> bytes | str | None:
+            try:
+                return unit_page_png(driver, database, unit, quotes)
+            except PageUnavailable as exc:
+                return str(exc)
+
+        found, problem = await asyncio.get_running_loop().run_in_executor(_READERS, graph.call, render, None)
+        if problem:
+            raise HTTPException(status_code=503, detail=problem)
+        if found is None:
+            raise HTTPException(status_code=404, detail="this provision is not in the stored corpus (re-ingested or removed)")
+        if isinstance(found, str):
+            raise HTTPException(status_code=404, detail=found)
+        return Response(found, media_type="image/png", headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"})
+
+    async def page_image(unit: str = Query(min_length=1, max_length=2_000),
+                         quote: list[str] = Query(default_factory=list, max_length=PAGE_QUOTES),
+                         user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
+        return await rendered_page(unit, [q[:2_000] for q in quote])
+
     async def export_answer(message_id: str, format: str = "docx",
                             user: User | PersistedUser | None = Depends(get_current_user)) -> Response:
         found = await stored_view(engine, message_id, user.identifier if user else None)
@@ -98,6 +123,12 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         return page(await asyncio.to_thread(lambda: source_page_html(found, token=token, question=view.question,
                                                                      whole=whole)))
 
+    async def shared_page(token: str, request: Request, unit: str = "") -> Response:
+        view = await shared(token, request)
+        if isinstance(view, HTMLResponse):
+            return view
+        return await rendered_page(unit[:2_000], [q.text for q in answer_quotes(view) if q.unit_id == unit][:PAGE_QUOTES])
+
     async def shared_export(token: str, request: Request, format: str = "docx") -> Response:
         view = await shared(token, request)
         if isinstance(view, HTMLResponse):
@@ -106,7 +137,9 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         return await download(view, link.message_id if link else token, format)
 
     app.add_api_route("/api/source", source, methods=["POST"], response_model=SourceView)
+    app.add_api_route("/api/source/page", page_image, methods=["GET"])
     app.add_api_route("/api/answers/{message_id}/export", export_answer, methods=["GET"])
     app.add_api_route("/answers/{token}/source", shared_source, methods=["GET"], response_class=HTMLResponse)
+    app.add_api_route("/answers/{token}/source/page", shared_page, methods=["GET"])
     app.add_api_route("/answers/{token}/export", shared_export, methods=["GET"])
-    routes_first(app, 4)
+    routes_first(app, 6)

@@ -36,8 +36,9 @@ def source_page_html(view: SourceView | None, *, token: str, question: str, prob
     """The permalink's read-only source view of one unit; `problem` says why none is shown."""
     href = _source_href(token)
     whole_href = href(view.unit_id) + ("" if whole else "&whole=1") if view else ""
+    page_href = f"/answers/{token}/source/page?{urlencode({'unit': view.unit_id})}" if view else ""
     return render("source_page.html.j2", view=view, token=token, question=question, problem=problem,
-                  href=href, whole_href=whole_href)
+                  href=href, whole_href=whole_href, page_href=page_href)
 
 
 def message_page_html(title: str, message: str, sign_in_link: bool = False) -> str:

@@ -12,10 +12,11 @@ import re
 import threading
 from collections.abc import Mapping
 from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, computed_field
+from pydantic import BaseModel, Field, computed_field
 
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
@@ -31,6 +32,7 @@ class SourceLocation(BaseModel):
     first_line: int | None = None
     last_line: int | None = None
     page: int | None = None
+    page_image: bool = Field(default=False, description="the page can be shown as an image (PDF found, renderer installed)")
     url: str | None = None
 
     @computed_field  # type: ignore[prop-decorator]
@@ -57,7 +59,7 @@ def _fold(pieces: list[str]) -> _Folded:
     size = 0
     for piece in pieces:
         starts.append(size)
-        folded = "".join(_KEEP.findall(piece)).casefold()
+        folded = fold(piece)
         text.append(folded)
         size += len(folded)
     return _Folded(text="".join(text), starts=starts)
@@ -80,17 +82,28 @@ def _block(folded: _Folded, index: int) -> int:
     return bisect.bisect_right(folded.starts, index)  # 1-based number of the block holding index
 
 
-def _span(folded: _Folded, text: str) -> tuple[int, int] | None:
-    words = "".join(_KEEP.findall(text)).casefold()
+def fold(text: str) -> str:
+    """Letters and digits only, case folded: what matching a unit's words in a source file compares."""
+    return "".join(_KEEP.findall(text)).casefold()
+
+
+def word_range(folded: str, text: str) -> tuple[int, int] | None:
+    """First and last index in `folded` (a folded file or page) of `text`'s words: its head found, then its tail
+    after it (the head alone when the tail is not there)."""
+    words = fold(text)
     if not words:
         return None
-    start = folded.text.find(words[:PROBE_CHARS])
+    start = folded.find(words[:PROBE_CHARS])
     if start < 0:
         return None
     tail = words[-PROBE_CHARS:]
-    end = folded.text.find(tail, start)
-    last = end + len(tail) - 1 if end >= 0 else start + min(len(words), PROBE_CHARS) - 1
-    return _block(folded, start), _block(folded, last)
+    end = folded.find(tail, start)
+    return start, end + len(tail) - 1 if end >= 0 else start + min(len(words), PROBE_CHARS) - 1
+
+
+def _span(folded: _Folded, text: str) -> tuple[int, int] | None:
+    found = word_range(folded.text, text)
+    return (_block(folded, found[0]), _block(folded, found[1])) if found else None
 
 
 def _url(*metadatas: Mapping[str, str], source_path: str = "") -> str | None:
@@ -124,6 +137,7 @@ def locate(source_path: str, text: str, metadata: Mapping[str, str] | None = Non
         return location
     if kind == "pdf":
         location.page = span[0]
+        location.page_image = find_spec("pypdfium2") is not None
     else:
         location.first_line, location.last_line = span
     return location

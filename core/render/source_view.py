@@ -7,7 +7,7 @@ text only) and by the permalink's source page (Jinja, autoescaped), so nothing h
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from neo4j import Driver
 from pydantic import BaseModel, Field
@@ -21,6 +21,9 @@ from core.stores.queries import LinkedUnit, UnitRecord, source_context
 
 NEIGHBOURS = 3
 WHOLE_DOCUMENT = 2000
+# A card's view sent with the answer only up to this many characters of text (a very long provision and its
+# neighbours are fetched on click instead of weighing on every answer message).
+EMBED_MAX_CHARS = 60_000
 
 
 class SourceUnitView(BaseModel):
@@ -70,9 +73,11 @@ def _links(links: Sequence[LinkedUnit]) -> list[LinkView]:
 
 
 def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequence[Quote] = (),
-                     above: int = NEIGHBOURS, below: int = NEIGHBOURS) -> SourceView | None:
+                     above: int = NEIGHBOURS, below: int = NEIGHBOURS,
+                     histories: Mapping[str, HistoryView | None] | None = None) -> SourceView | None:
     """None when the unit is not (or no longer) stored. Each quote marks the unit it names (the viewed one
-    when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there."""
+    when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there.
+    `histories` holds histories already read (an answer's cards), so they are not read again."""
     context = source_context(driver, database, unit_id, above, below)
     if context is None:
         return None
@@ -95,8 +100,23 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
         units=units, hidden_above=context.hidden_above, hidden_below=context.hidden_below,
         cites=_links(context.cites), cited_by=_links(context.cited_by),
         location=locate(document.source_path if document else "", unit.text, context.metadata),
-        history=read_history(driver, database, unit.id, unit.text), quotes_found=any(u.marked for u in units),
+        history=histories[unit.id] if histories is not None and unit.id in histories else read_history(
+            driver, database, unit.id, unit.text),
+        quotes_found=any(u.marked for u in units),
     )
+
+
+def card_sources(driver: Driver, database: str, view: AnswerView) -> dict[str, SourceView]:
+    """The source view of each of an answer's rule cards as a click would read it, read with the answer so the
+    first click on a card needs no request; views longer than EMBED_MAX_CHARS are left to the click."""
+    quotes = answer_quotes(view)
+    histories = {card.unit_id: card.history for card in view.cards}
+    found: dict[str, SourceView] = {}
+    for card in view.cards:
+        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories)
+        if source is not None and sum(len(s.text) for u in source.units for s in u.segments) <= EMBED_MAX_CHARS:
+            found[card.unit_id] = source
+    return found
 
 
 def answer_quotes(view: AnswerView) -> list[Quote]:

@@ -6,6 +6,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "
 
 const NEIGHBOURS = 3;
 const WHOLE_DOCUMENT = 2000;
+const SOURCES_FRESH_MS = 10 * 60 * 1000;
 
 function quotesOf(cards) {
   return cards.flatMap((card) => card.claims.map((claim) => ({
@@ -66,7 +67,23 @@ function Where({ view }) {
   return <div className="flex flex-wrap text-xs text-muted-foreground" style={{ columnGap: "0.75rem" }}>{parts}</div>;
 }
 
-function SourceView({ view, open, prefetch, whole, showWhole }) {
+// A PDF source's page as printed (rendered by the app from the stored file), the provision shaded and the quoted
+// words on it marked.
+function PdfPage({ view, quotes }) {
+  const where = view.location;
+  if (!where.page_image || !where.page) return null;
+  const params = new URLSearchParams({ unit: view.unit_id });
+  quotes.filter((q) => q.unit_id === view.unit_id).slice(0, 20).forEach((q) => params.append("quote", q.text.slice(0, 2000)));
+  return (
+    <details className="cw-pdf-page mt-2" data-testid="pdf-page" open>
+      <summary className="cursor-pointer text-xs text-muted-foreground">Page {where.page} of {where.file_name} as printed</summary>
+      <img src={"/api/source/page?" + params.toString()} alt={"Page " + where.page + " of " + where.file_name}
+           loading="lazy" style={{ width: "100%", border: "1px solid hsl(var(--border))", marginTop: "4px" }} />
+    </details>
+  );
+}
+
+function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
   const targetRef = useRef(null);
   useEffect(() => {
     if (targetRef.current) targetRef.current.scrollIntoView({ block: "center" });
@@ -104,6 +121,7 @@ function SourceView({ view, open, prefetch, whole, showWhole }) {
           </button>
         ) : null}
       </div>
+      <PdfPage view={view} quotes={quotes} />
       <Links title="Cites" items={view.cites} open={open} prefetch={prefetch} testid="cites" />
       <Links title="Cited by" items={view.cited_by} open={open} prefetch={prefetch} testid="cited-by" />
     </div>
@@ -120,17 +138,40 @@ export default function AnswerCards() {
   const [problem, setProblem] = useState(null);
 
   // One request per unit (and per whole document), kept for the life of the element; a card or link under the
-  // pointer is fetched before the click lands, so the view is usually there when the sheet opens.
-  const cache = useRef(new Map());
+  // pointer is fetched before the click lands. The cards' own views come with the answer (props.sources): while
+  // fresh they are shown in the click's own render, with no request to wait for, and read again behind it, the
+  // view replaced if the corpus changed since the answer.
+  const cache = useRef(null);
+  const ready = useRef(null);
+  const unchecked = useRef(null);
+  const shownKey = useRef(null);
+  if (cache.current === null) {
+    cache.current = new Map();
+    ready.current = new Map();
+    unchecked.current = new Set();
+    const age = Date.now() - (props.sourcesReadAt || 0);
+    if (props.sources && age >= -SOURCES_FRESH_MS && age < SOURCES_FRESH_MS) {
+      for (const [id, source] of Object.entries(props.sources)) {
+        cache.current.set("unit|" + id, Promise.resolve(source));
+        ready.current.set("unit|" + id, source);
+        unchecked.current.add("unit|" + id);
+      }
+    }
+  }
+  const request = (key, id, wholeDocument) => {
+    const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
+    const pending = fetch("/api/source", {
+      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
+    }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }));
+    pending.then((source) => { ready.current.set(key, source); cache.current.set(key, pending); }, () => null);
+    return pending;
+  };
   const fetchSource = (id, wholeDocument) => {
     const key = (wholeDocument ? "whole|" : "unit|") + id;
     let pending = cache.current.get(key);
     if (!pending) {
-      const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
-      pending = fetch("/api/source", {
-        method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
-      }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }));
+      pending = request(key, id, wholeDocument);
       cache.current.set(key, pending);
       pending.catch(() => cache.current.delete(key));
     }
@@ -139,6 +180,19 @@ export default function AnswerCards() {
   const prefetch = (id) => { fetchSource(id, false).catch(() => null); };
   const load = (id, wholeDocument) => {
     setProblem(null);
+    const key = (wholeDocument ? "whole|" : "unit|") + id;
+    shownKey.current = key;
+    const atHand = ready.current.get(key);
+    if (atHand) {
+      setView(atHand);
+      if (unchecked.current.delete(key)) {
+        const sent = JSON.stringify(atHand);
+        request(key, id, wholeDocument).then(
+          (fresh) => { if (JSON.stringify(fresh) !== sent) setView((shown) => (shown === atHand ? fresh : shown)); },
+          (e) => { if (shownKey.current === key) setProblem(String(e.message || e)); });
+      }
+      return;
+    }
     fetchSource(id, wholeDocument).then(setView, (e) => { setView(null); setProblem(String(e.message || e)); });
   };
   const open = (id) => {
@@ -149,7 +203,7 @@ export default function AnswerCards() {
     const previous = trail[trail.length - 1];
     setTrail(trail.slice(0, -1)); setUnitId(previous); setWhole(false); load(previous, false);
   };
-  const close = () => { setUnitId(null); setView(null); setTrail([]); setProblem(null); };
+  const close = () => { shownKey.current = null; setUnitId(null); setView(null); setTrail([]); setProblem(null); };
 
   // A node clicked in this answer's graph (a sandboxed frame) asks, through the graph element, for its source.
   useEffect(() => {
@@ -229,7 +283,7 @@ export default function AnswerCards() {
           ) : null}
           {problem ? <div className="cw-problem mt-2 text-sm" data-testid="source-problem">The source cannot be shown: {problem}</div> : null}
           {view && view.unit_id === unitId ? (
-            <SourceView view={view} open={open} prefetch={prefetch} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
+            <SourceView view={view} quotes={quotesOf(cards)} open={open} prefetch={prefetch} whole={whole} showWhole={() => { setWhole(true); load(unitId, true); }} />
           ) : null}
         </SheetContent>
       </Sheet>
