@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.answer.service import answer_question
 from core.domain import Edge
 from core.retrieval.articles import article_of
 from core.retrieval.base import RetrievalRequest
@@ -86,3 +87,13 @@ def test_a_citation_across_tiers_counts_as_delegation_one_within_a_tier_does_not
     # … but 시행령 제2조④ "이 영 제1조" stays inside the decree.
     assert not delegates(query, Edge(source="closure/decree/art-2/cl-4", type="REFERENCES", target="closure/decree/art-1"))
     assert delegates(query, Edge(source="closure/act/art-4/cl-5", type="DELEGATES_TO", target="closure/decree/art-2/cl-1"))
+
+
+def test_the_answer_cites_the_delegated_detail_with_the_rule_it_details(closure_corpus: str, test_settings: Settings):
+    envelope = answer_question(QUESTION, "closure", test_settings, model="extractive")
+    cited = [r.unit_id for r in envelope.answer.rules]
+    assert any(u.startswith("closure/act/art-5") for u in cited), cited
+    # 시행규칙 제1조 holds what 제5조제1항 leaves to the rules ("별표 1과 같다"): cited after its act article.
+    rules = [n for n, u in enumerate(cited) if u.startswith("closure/rules/art-1")]
+    assert rules, cited
+    assert len(cited) == len(set(cited))
