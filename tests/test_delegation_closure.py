@@ -1,10 +1,17 @@
-"""The delegation closure: a strong hit brings the decree / rules article that specifies it, right under it."""
+"""The delegation closure: a strong hit brings the decree / rules article that specifies it, right under it; one
+slot per article in a Korean ranking; the same ranking whatever k the caller asks for."""
 from __future__ import annotations
 
-from pathlib import Path
+import pytest
 
+from core.answer.service import answer_question
+from core.domain import Edge
+from core.retrieval.articles import article_of
 from core.retrieval.base import RetrievalRequest
+from core.retrieval.citewalk import CitewalkRetriever
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.delegation import delegates
+from core.retrieval.query import Query
 from core.retrieval.registry import get_retriever
 from core.settings import Settings
 from ingest.pipeline import run_ingest
@@ -13,24 +20,80 @@ from tests.test_korean_citations import ACT, DECREE, RULES
 QUESTION = "신고는 어떤 방법으로 해야 하나요?"  # the act's 제5조제1항; the form itself is in the rules (별표 1)
 
 
-def test_a_strong_hit_brings_its_delegated_detail_and_the_act_above_it(tmp_path: Path, test_settings: Settings,
-                                                                       neo4j_driver):
+@pytest.fixture(scope="module")
+def closure_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
+    folder = tmp_path_factory.mktemp("closure")
     for name, text in (("act.md", ACT), ("decree.md", DECREE), ("rules.md", RULES)):
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    summary = run_ingest([tmp_path], "closure", test_settings, quiet=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    summary = run_ingest([folder], "closure", test_settings, quiet=True)
     assert not summary.failures and summary.edges_by_type.get("SPECIFIES", 0) >= 2
+    return "closure"
 
-    def ranked(config: RetrievalConfig) -> list[str]:
-        retriever = get_retriever("citewalk", test_settings, config)
-        return [h.unit_id for h in retriever.retrieve(RetrievalRequest(question=QUESTION, corpus="closure", k=5)).hits]
 
-    # The fusion weight is fixed here: this checks where the closure places a partner, on a three-file fixture
-    # whose plain ranking (the act article first) holds at this weight whatever the shipped default becomes.
-    plain = ranked(RetrievalConfig(closure_seeds=0, pair_bonus=0, e5_lexical_weight=0.7))
-    closed = ranked(RetrievalConfig(pair_bonus=0, e5_lexical_weight=0.7))
+def ranked(settings: Settings, config: RetrievalConfig, k: int = 5) -> list[str]:
+    retriever = get_retriever("citewalk", settings, config)
+    return [h.unit_id for h in retriever.retrieve(RetrievalRequest(question=QUESTION, corpus="closure", k=k)).hits]
+
+
+# The fusion weight is fixed here: these check where the closure places a partner, on a three-file fixture whose
+# plain ranking (the act article first) holds at this weight whatever the shipped default becomes.
+def fixed(**changes: object) -> RetrievalConfig:
+    return RetrievalConfig(pair_bonus=0, e5_lexical_weight=0.7, article_languages=[]).model_copy(update=changes)
+
+
+def test_a_strong_hit_brings_its_delegated_detail_right_under_it(closure_corpus: str, test_settings: Settings):
+    plain = ranked(test_settings, fixed(closure_seeds=0))
+    closed = ranked(test_settings, fixed(closure_bonus=1.0))
     assert plain[0] == closed[0] == "closure/act/art-5", (plain, closed)  # 제5조 (신고)
     rules = [u for u in closed if u.startswith("closure/rules/art-1")]
     assert rules and not [u for u in plain if u.startswith("closure/rules/")], (plain, closed)
-    # The partner (시행규칙 제1조: "제5조제1항에서 … 별표 1과 같다") is placed right under its seed.
+    # The partner (시행규칙 제1조: "제5조제1항에서 … 별표 1과 같다") rises as far as right under its seed, no further.
     assert closed.index(rules[0]) == 1, closed
     assert len(closed) == len(set(closed))
+
+
+def test_a_small_bonus_lifts_the_partner_only_by_a_share_of_its_seed(closure_corpus: str, test_settings: Settings):
+    full = ranked(test_settings, fixed(closure_seeds=0), k=50)
+    rules = next(u for u in full if u.startswith("closure/rules/art-1"))
+    lifted = ranked(test_settings, fixed(closure_bonus=0.05), k=50)
+    assert 1 < lifted.index(rules) <= full.index(rules), (full, lifted)
+
+
+def test_the_ranking_does_not_depend_on_k(closure_corpus: str, test_settings: Settings):
+    """The benchmark asks for 100 hits, the chat for a few: the first few must be the same units."""
+    config = fixed(article_languages=["ko"])
+    assert ranked(test_settings, config, k=100)[:4] == ranked(test_settings, config, k=4)
+
+
+def test_a_korean_ranking_gives_each_article_one_slot_first(closure_corpus: str, test_settings: Settings):
+    config = fixed(article_languages=["ko"])
+    retriever = CitewalkRetriever(test_settings, config)
+    stores = retriever.stores("closure")
+    query = Query(stores, RetrievalRequest(question=QUESTION, corpus="closure", k=20))
+    hits, _ = retriever.rank(query)
+    articles = [article_of(query, uid) for uid, _ in hits]
+    distinct = len(set(articles))
+    assert len(set(articles[:distinct])) == distinct, articles  # every article once before any comes twice
+    plain = [article_of(query, u) for u in ranked(test_settings, fixed(), k=20)]
+    assert len(set(plain[:distinct])) < distinct, plain  # without it, an article's clauses take several slots
+
+
+def test_a_citation_across_tiers_counts_as_delegation_one_within_a_tier_does_not(closure_corpus: str,
+                                                                                    test_settings: Settings):
+    query = Query(CitewalkRetriever(test_settings).stores("closure"), RetrievalRequest(question=QUESTION, corpus="closure", k=5))
+    # 시행령 제2조②: "법 제5조제3항제2호나목에 따라" (the decree's tier citing the act's) …
+    assert delegates(query, Edge(source="closure/decree/art-2/cl-2", type="REFERENCES",
+                                 target="closure/act/art-5/cl-3/pt-2/sp-나"))
+    # … but 시행령 제2조④ "이 영 제1조" stays inside the decree.
+    assert not delegates(query, Edge(source="closure/decree/art-2/cl-4", type="REFERENCES", target="closure/decree/art-1"))
+    assert delegates(query, Edge(source="closure/act/art-4/cl-5", type="DELEGATES_TO", target="closure/decree/art-2/cl-1"))
+
+
+def test_the_answer_cites_the_delegated_detail_with_the_rule_it_details(closure_corpus: str, test_settings: Settings):
+    envelope = answer_question(QUESTION, "closure", test_settings, model="extractive")
+    cited = [r.unit_id for r in envelope.answer.rules]
+    assert any(u.startswith("closure/act/art-5") for u in cited), cited
+    # 시행규칙 제1조 holds what 제5조제1항 leaves to the rules ("별표 1과 같다"): cited after its act article.
+    rules = [n for n, u in enumerate(cited) if u.startswith("closure/rules/art-1")]
+    assert rules, cited
+    assert len(cited) == len(set(cited))

@@ -10,6 +10,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from core import current_law
 from core.answer.asked import Kind, asked_kind, carries
 from core.answer.checkable import checkable_words
+from core.answer.closure import with_closure
 from core.answer.deps import AnswerDeps
 from core.answer.fit import Fitted, fit
 from core.answer.items import read_items
@@ -136,6 +137,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     selection = choose_units(deps.ledger, scorer, signals)
     started = time.perf_counter()
     fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals)
+    fitted.units = with_closure(deps, signals, fitted.units)
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.analyzers import language_of
+from core.retrieval.articles import one_per_article
 from core.retrieval.delegation import delegation_closure
 from core.retrieval.expansion import with_current_versions
 from core.retrieval.fusion import rrm, top_indices
@@ -49,9 +50,14 @@ class CitewalkRetriever(CorpusRetriever):
         lifted = lift_siblings(query, pool, lifted, [stores.unit_ids[i] for i in order[: cfg.sibling_seeds]],
                                cfg.sibling_bonus)
         ranked = sorted(lifted.items(), key=lambda item: -item[1])
-        if language_of(stores.lexical.analyzer.name) in cfg.closure_languages:
+        language = language_of(stores.lexical.analyzer.name)
+        if language in cfg.article_languages:
+            ranked = one_per_article(query, ranked)
+        if language in cfg.closure_languages:
             ranked = delegation_closure(query, ranked, provenance, base, cfg.closure_seeds, cfg.closure_partners,
-                                        cfg.closure_hops, cfg.limit_per_unit)
+                                        cfg.closure_hops, cfg.limit_per_unit, cfg.closure_bonus)
+            if language in cfg.article_languages:
+                ranked = one_per_article(query, ranked)
         if cfg.rollup:
             ranked = rolled_up(query, ranked, base)
         if cfg.current_law:

@@ -4,54 +4,43 @@ A Korean act article says "대통령령으로 정한다" and the 시행령 artic
 시행규칙 article may detail further; a Vietnamese Luật says "Chính phủ quy định chi tiết …" and the Nghị định holds it;
 an EU act delegates to a delegated act. A question asks in everyday words, so the lower-tier article rarely ranks
 on its own: its partner does. Delegation edges are stored at the level the citation names (an act paragraph, a
-decree article), so a hit's whole article is looked up (the article, its paragraphs and points); the partners
-reached over DELEGATES_TO / SPECIFIES, up to `closure_hops` hops (act → decree → rules), are ranked by their own
-first-stage score and the best `closure_partners` of each of the top `closure_seeds` hits are placed right under
-it. A partner already in the top k stays where it is.
+decree article), so a hit's whole article is looked up (the article, its paragraphs and points). Its partners are the
+articles reached over DELEGATES_TO / SPECIFIES, or over a citation between two authority tiers (`delegates`), up to
+`closure_hops` hops (act → decree → rules). The best `closure_partners` of each of the top `closure_seeds` hits (the
+nearer tier first, then by their own first-stage score: the closure member the question is about) rise by a share
+of their seed's score, never above it, as a citation pair does (pairs.py): a partner the question does not touch at
+all stays below the hits it does. Nothing depends on how many hits the caller asks for.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from core.domain import Edge, EdgeType
+from core.retrieval.articles import article_of, family
 from core.retrieval.base import Provenance
 from core.retrieval.expansion import neighbour_edges
 from core.retrieval.method import ProvenanceMap, Ranked
 from core.retrieval.query import Query
 
 DELEGATION = [EdgeType.DELEGATES_TO, EdgeType.SPECIFIES]
-ARTICLE_TYPES = frozenset({"article", "section", "rule"})
+CLOSURE_EDGES = [*DELEGATION, EdgeType.REFERENCES]
 
 
-def article_of(query: Query, unit_id: str) -> str:
-    """The article a unit belongs to (itself when it is one, or when none is above it)."""
-    units, uid = query.stores.units, unit_id
-    while uid in units and units[uid].type not in ARTICLE_TYPES:
-        parent = units[uid].parent_id
-        if parent is None or parent not in units:
-            break
-        uid = parent
-    return uid if uid in units and units[uid].type in ARTICLE_TYPES else unit_id
-
-
-def family(query: Query, unit_id: str) -> list[str]:
-    """A unit's article and every unit under it: where that article's delegation edges may start."""
-    article = article_of(query, unit_id)
-    out, todo = [article], [article]
-    children = query.stores.children
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
+def delegates(query: Query, edge: Edge) -> bool:
+    """A delegation edge, or a citation between two authority tiers: a 시행규칙 article that opens with "법 제39조제2항에
+    따른 …" details that act paragraph whether or not the act's words delegated it (the delegation phrase is often in
+    the decree, or the act names no tier), while a citation within one tier is an ordinary cross-reference."""
+    if edge.type in DELEGATION:
+        return True
+    units = query.stores.units
+    source, target = units.get(edge.source), units.get(edge.target)
+    return source is not None and target is not None and source.tier != target.tier
 
 
 def delegation_closure(query: Query, ranked: Ranked, provenance: ProvenanceMap, base: np.ndarray, seeds: int,
-                       partners: int, hops: int, limit_per_unit: int) -> Ranked:
+                       partners: int, hops: int, limit_per_unit: int, bonus: float) -> Ranked:
     if seeds <= 0 or partners <= 0 or hops <= 0 or not ranked:
         return ranked
-    k = query.request.k
-    top_articles = {article_of(query, uid) for uid, _ in ranked[:k]}
     stores = query.stores
     # The first `seeds` hits of distinct articles; a unit reached belongs to the seed it was reached from.
     seed_of: dict[str, str] = {}
@@ -64,14 +53,15 @@ def delegation_closure(query: Query, ranked: Ranked, provenance: ProvenanceMap, 
         chosen.append(uid)
         for member in family(query, uid):
             seed_of.setdefault(member, uid)
-    reached: dict[str, dict[str, Edge]] = {seed: {} for seed in chosen}
+    # seed → partner article → (hop it was first reached at, the edge that reached it)
+    reached: dict[str, dict[str, tuple[int, Edge]]] = {seed: {} for seed in chosen}
     front = list(seed_of)
-    for _ in range(hops):  # one graph read per hop for all seeds
+    for hop in range(1, hops + 1):  # one graph read per hop for all seeds
         nexts: list[str] = []
-        for edge in neighbour_edges(query, front, DELEGATION, limit_per_unit):
+        for edge in neighbour_edges(query, front, CLOSURE_EDGES, limit_per_unit):
             known = edge.source if edge.source in seed_of else edge.target
             end = edge.target if known == edge.source else edge.source
-            if end not in stores.index or not stores.allowed(end, query.request.filters):
+            if end not in stores.index or not stores.allowed(end, query.request.filters) or not delegates(query, edge):
                 continue
             seed, article = seed_of[known], article_of(query, end)
             if seed_of.get(end) == seed:
@@ -82,35 +72,25 @@ def delegation_closure(query: Query, ranked: Ranked, provenance: ProvenanceMap, 
                     seed_of[member] = seed
                     nexts.append(member)
             if article != article_of(query, seed):
-                reached[seed].setdefault(article, edge)
+                reached[seed].setdefault(article, (hop, edge))
         front = nexts
         if not front:
             break
-    picked: dict[str, list[str]] = {}
+    scores = dict(ranked)
+    lifted = dict(scores)
     for seed in chosen:
-        # Each partner article by its best unit's own score: the one the question is about comes first.
+        # Each partner article by its best unit's own score, the nearer tier first: the article the hit itself
+        # delegates to (or details) before what that one delegates on.
         scored = []
-        for article, edge in reached[seed].items():
-            if article in top_articles:
-                continue
+        for article, (hop, edge) in reached[seed].items():
             members = [m for m in family(query, article) if m in stores.index]
             best = max(members, key=lambda m: base[stores.index[m]])
-            scored.append((float(base[stores.index[best]]), best, edge))
-        scored.sort(key=lambda item: -item[0])
-        picked[seed] = []
-        for _, unit, edge in scored[:partners]:
-            picked[seed].append(unit)
-            top_articles.add(article_of(query, unit))
-            provenance.setdefault(unit, []).append(Provenance(kind="graph", seed_id=seed, hops=1, path=[edge]))
-    out: Ranked = []
-    placed: set[str] = set()
-    for uid, score in ranked:
-        if uid in placed:
-            continue
-        out.append((uid, score))
-        placed.add(uid)
-        for n, partner in enumerate(picked.get(uid, []), start=1):
-            if partner not in placed:
-                out.append((partner, score - n * 1e-6))
-                placed.add(partner)
-    return out
+            scored.append((hop, -float(base[stores.index[best]]), best, edge))
+        scored.sort(key=lambda item: item[:2])
+        for n, (hop, own, unit, edge) in enumerate(scored[:partners], start=1):
+            # Like a citation pair (pairs.py): the partner rises by a share of its seed's score, never above it.
+            raised = min(scores[seed] - n * 1e-6, -own + bonus * scores[seed])
+            if raised > lifted.get(unit, -np.inf):
+                lifted[unit] = raised
+                provenance.setdefault(unit, []).append(Provenance(kind="graph", seed_id=seed, hops=hop, path=[edge]))
+    return sorted(lifted.items(), key=lambda item: -item[1])

@@ -1,0 +1,50 @@
+"""Articles as the unit of an answer: the article a hit sits in, its family, and one slot per article in the top k.
+
+Korean and Vietnamese statutes are cited and answered by article (제23조, Điều 35); a question's gold is the article
+and, for a delegated detail, the decree or rules article under it. A flat unit ranking lets one long article fill
+the top k with its paragraphs and points (의료법 제65조's six paragraphs above 간호법 제39조), so where a language's
+corpora are read that way the best unit of each article stands for it and the article's other units follow the
+first k articles.
+"""
+from __future__ import annotations
+
+from core.retrieval.method import Ranked
+from core.retrieval.query import Query
+
+ARTICLE_TYPES = frozenset({"article", "section", "rule"})
+
+
+def article_of(query: Query, unit_id: str) -> str:
+    """The article a unit belongs to (itself when it is one, or when none is above it)."""
+    units, uid = query.stores.units, unit_id
+    while uid in units and units[uid].type not in ARTICLE_TYPES:
+        parent = units[uid].parent_id
+        if parent is None or parent not in units:
+            break
+        uid = parent
+    return uid if uid in units and units[uid].type in ARTICLE_TYPES else unit_id
+
+
+def family(query: Query, unit_id: str) -> list[str]:
+    """A unit's article and every unit under it: where that article's delegation edges may start."""
+    article = article_of(query, unit_id)
+    out, todo = [article], [article]
+    children = query.stores.children
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def one_per_article(query: Query, ranked: Ranked) -> Ranked:
+    """Each article's best unit in ranked order, then the other units (in their order): the first k hits are k
+    different articles whenever the ranking holds that many."""
+    seen: set[str] = set()
+    first: Ranked = []
+    rest: Ranked = []
+    for uid, score in ranked:
+        article = article_of(query, uid)
+        (rest if article in seen else first).append((uid, score))
+        seen.add(article)
+    return first + rest
