@@ -18,7 +18,7 @@ from core.render.share_page import source_page_html
 from core.render.source_location import locate
 from core.render.source_view import SourceUnitView, SourceView, answer_quotes
 from core.stores.queries import DocumentRecord
-from ingest.parsers.generic.format import GenericFormat
+from ingest.parsers.generic.format import GenericParser
 from tests.render_support import HOSTILE, hostile_view
 from tests.source_support import PDF_PAGES, PDF_UNIT_TEXT, write_pdf
 
@@ -98,7 +98,7 @@ def test_pdf_unit_page_found_and_rendered_with_its_words_marked(tmp_path):
     where = locate(str(pdf), PDF_UNIT)
     assert (where.kind, where.page, where.page_image) == ("pdf", 2, True)
     # As ingest reads the file: the article's unit keeps the path, and its words are found on page 2.
-    (document,) = GenericFormat().parse([tmp_path / "corpus"], corpus="t").documents
+    (document,) = GenericParser().parse([tmp_path / "corpus"], corpus="t").documents
     article = next(u for u in document.units if "keep records" in u.text)
     assert locate(document.source_path, article.text).page == 2
     plain = page_png(str(pdf), 2, "words that are not on the page")
