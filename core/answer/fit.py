@@ -44,12 +44,12 @@ REGION_DEPTH = 4
 REGION_UNITS = 160
 # A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
 MAX_DECIDING = 2
-# A unit with the deciding word replaces the chosen one only when it stands at least as well read in place
-# (`_Fitter.placed`) and is at most this much farther in meaning (dense cosine): a scope or glossary unit holds
-# many of the question's words, the rare one among them, and is about something else.
-DECIDING_DENSE = 0.05
-# Evidence carrying the asked-for content replaces a chosen unit that does not when its standing (cover with
-# headings + dense similarity, `_Fitter.placed`) is at most this much lower.
+# A unit with the deciding word (or carrying the asked-for kind of content) replaces the chosen one only when it
+# reads at least as well in place and is at most this much farther in meaning (dense cosine): a scope or glossary
+# unit holds many of the question's words, the rare one among them, and is about something else.
+SWITCH_DENSE = 0.05
+# The enacting provision replaces a chosen recital when its standing (cover with headings + dense similarity,
+# `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
 KIND_MARGIN = 0.15
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
@@ -206,6 +206,11 @@ class _Fitter:
             words |= _words(above)
         return self.scorer.score_terms(words) + self.dense(unit.id)
 
+    def as_good(self, other: UnitRecord, chosen: UnitRecord) -> bool:
+        """Whether `other` may replace the chosen unit: it reads at least as well in place and is about as close
+        in meaning (a switch is a correction, never a trade of the question's sense for one of its words)."""
+        return self.placed(other) >= self.placed(chosen) and self.dense(other.id) >= self.dense(chosen.id) - SWITCH_DENSE
+
     def dense(self, unit_id: str) -> float:
         return self.signals.dense_of(unit_id) if self.signals is not None else 0.0
 
@@ -237,8 +242,7 @@ class _Fitter:
         self.know([u.id for u in found] + units)
         best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
         weakest = min(units, key=lambda u: self.cover(self.unit(u)))
-        if self.cover(best) < MIN_COVER or self.placed(best) < self.placed(self.unit(weakest)) \
-                or self.dense(best.id) < self.dense(weakest) - DECIDING_DENSE:
+        if self.cover(best) < MIN_COVER or not self.as_good(best, self.unit(weakest)):
             return units, None
         self.record(best, "paragraph")
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
@@ -276,7 +280,7 @@ class _Fitter:
             return units, None
         self.know([u.id for u in found])
         best = max(found, key=self.placed)
-        if self.placed(best) < self.placed(chosen) - KIND_MARGIN:
+        if not self.as_good(best, chosen):
             return units, None
         self.record(best, "paragraph")
         return [best.id], f"carries the {self.kind}: {best.label}"
@@ -315,15 +319,28 @@ class _Fitter:
             return unit_id, None
         if not heading and _carries(self.kind, unit):
             return unit_id, None
-        options = [u for u in (below or self.region(unit_id)) if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+        pool = below or self.region(unit_id)
+        options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
                    and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
         if not options:
             return unit_id, None
-        best = max(options, key=lambda u: self.cover(u))
-        if not heading and (self.cover(best) < MIN_COVER or self.cover(best) < DESCENT_SHARE * self.cover(unit)):
+        best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
+        if not heading and (self.with_items(best, pool) < MIN_COVER
+                            or self.with_items(best, pool) < DESCENT_SHARE * self.cover(unit)):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
+
+    def with_items(self, unit: UnitRecord, pool: list[UnitRecord]) -> float:
+        """Cover of a unit read with its items among `pool`: a lead-in ("… shall at least:") says little itself,
+        its list is the content asked for."""
+        if not is_lead_in(unit.text):
+            return self.cover(unit)
+        words = _words(unit)
+        for item in pool:
+            if item.parent_id == unit.id:
+                words |= _words(item)
+        return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
 
     def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
         """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
