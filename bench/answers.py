@@ -128,7 +128,8 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
             cited = [r.unit_id for r in envelope.answer.rules]
             p, r, f = prf(rolled_up(cited, q.gold, graph, members), q.gold)
             good, total = verbatim_counts(envelope, graph)
-            article = prf({article_of(r.label) for r in envelope.answer.rules}, {article_of(g) for g in q.gold}) \
+            article = prf({article_of(r.label).casefold() for r in envelope.answer.rules},
+                          {article_of(g).casefold() for g in q.gold}) \
                 if q.by_label else (p, r, f)
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
                          "article_precision": article[0], "article_recall": article[1],

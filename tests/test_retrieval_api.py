@@ -64,6 +64,8 @@ def test_label_gold_matches_at_or_below(test_settings, hipaa_corpus):
     below = [u for u in members if u != "hipaa/164.508"]
     ranked = harness.as_labels([("other", 3.0), (below[0], 2.0), ("hipaa/164.508", 1.0)], members)
     assert ranked == [("other", 3.0), ("45 CFR 164.508", 2.0)]
+    # A gold label names its unit whatever its case ("…, Recital 32" for an ingested "…, recital 32").
+    assert set(harness.label_members(test_settings, hipaa_corpus, {"45 cfr 164.508"}).values()) == {"45 cfr 164.508"}
 
 
 def test_xrefrag_loader_and_scores(tmp_path):

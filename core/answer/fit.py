@@ -26,7 +26,7 @@ from core.answer.quotes import is_lead_in
 from core.answer.selection import Scorer, unit_tokens
 from core.answer.signals import Signals
 from core.answer.terms import terms_of
-from core.domain import Edge, StoreError
+from core.domain import Edge, StoreError, UnitType
 from core.stores.queries import UnitRecord
 
 log = logging.getLogger("citewalk.answer")
@@ -44,10 +44,12 @@ REGION_DEPTH = 4
 REGION_UNITS = 160
 # A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
 MAX_DECIDING = 2
-# A unit with the deciding word replaces the chosen one only when its standing is at most this much lower.
-DECIDING_MARGIN = 0.3
-# Evidence carrying the asked-for content replaces a chosen unit that does not when its standing (cover with
-# headings + dense similarity, `_Fitter.placed`) is at most this much lower.
+# A unit with the deciding word (or carrying the asked-for kind of content) replaces the chosen one only when it
+# reads at least as well in place and is at most this much farther in meaning (dense cosine): a scope or glossary
+# unit holds many of the question's words, the rare one among them, and is about something else.
+SWITCH_DENSE = 0.05
+# The enacting provision replaces a chosen recital when its standing (cover with headings + dense similarity,
+# `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
 KIND_MARGIN = 0.15
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
@@ -59,6 +61,8 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# Units that give reasons, not rules (outside the enacting terms).
+REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
 HEADING_WORDS = 8
 _CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
@@ -121,10 +125,15 @@ def _names(question: str, label: str) -> bool:
 
 
 def _same_rule(above: UnitRecord, unit: UnitRecord) -> bool:
-    """Whether `above` is the same rule at a coarser level: its label is the start of the unit's
-    ("45 CFR 164.404" of "45 CFR 164.404(a)(1)"), not a container of many rules (a chapter, a preamble)."""
+    """Whether `above` is the same rule at a coarser level: its label is the start of the unit's, continued by a
+    paragraph mark or a sub-unit's word ("45 CFR 164.404" of "45 CFR 164.404(a)(1)", "… Điều 27" of "… Điều 27
+    khoản 1"), not by more of a number ("MIR 8.1" of "MIR 8.1.1": a section of separate rules), and not the
+    whole instrument."""
     base = _base(above.label)
-    return bool(base) and unit.label.startswith(base)
+    if not base or above.type == "document" or not unit.label.startswith(base):
+        return False
+    rest = unit.label[len(base):]
+    return not rest or rest[0] == "(" or rest[0].isspace()
 
 
 class _Fitter:
@@ -132,16 +141,50 @@ class _Fitter:
         self.deps, self.scorer, self.kind, self.signals = deps, scorer, kind, signals
         assert deps.graph is not None
         self.graph = deps.graph
+        # What the graph said, kept for the answer: each read serves every later step (an answer's reads are a
+        # handful of batched queries, not one per unit looked at).
         self._ancestors: dict[str, list[UnitRecord]] = {}
+        self._children: dict[str, list[UnitRecord]] = {}
+        self._units: dict[str, UnitRecord] = {}
+
+    def know(self, unit_ids: list[str]) -> None:
+        """Reads the headings of those of these units not yet known, in one query."""
+        missing = [u for u in dict.fromkeys(unit_ids) if u not in self._ancestors]
+        if not missing:
+            return
+        found = self.graph.ancestors_of(missing)
+        for unit_id in missing:
+            above = found.get(unit_id, [])
+            self._ancestors[unit_id] = above
+            for i, heading in enumerate(above):  # a heading's own headings are those above it
+                self._units.setdefault(heading.id, heading)
+                self._ancestors.setdefault(heading.id, above[:i])
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]:
-        if unit_id not in self._ancestors:
-            self._ancestors[unit_id] = self.graph.ancestors(unit_id)
+        self.know([unit_id])
         return self._ancestors[unit_id]
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        """Sub-units of each unit (read once per unit); a child's headings are its parent's and the parent."""
+        missing = [u for u in dict.fromkeys(unit_ids) if u not in self._children]
+        if missing:
+            found = self.graph.children(missing)
+            for parent in missing:
+                kids = self._children[parent] = found.get(parent, [])
+                up = self._ancestors[parent] + [self.unit(parent)] if parent in self._ancestors else None
+                for kid in kids:
+                    self._units.setdefault(kid.id, kid)
+                    if up is not None:
+                        self._ancestors.setdefault(kid.id, up)
+        return {u: self._children[u] for u in unit_ids if self._children[u]}
 
     def unit(self, unit_id: str) -> UnitRecord:
         known = self.deps.ledger.units.get(unit_id)
-        return known.unit if known else self.graph.fetch_units([unit_id])[unit_id]
+        if known:
+            return known.unit
+        if unit_id not in self._units:
+            self._units.update(self.graph.fetch_units([unit_id]))
+        return self._units[unit_id]
 
     def cover(self, unit: UnitRecord) -> float:
         words = _words(unit)
@@ -150,7 +193,7 @@ class _Fitter:
     def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
         """Headings replaced by their sub-units (their content is there), other units kept."""
         headings = [u.id for u in units if _is_heading(u)]
-        below = self.graph.children(headings) if headings else {}
+        below = self.children(headings) if headings else {}
         out: list[UnitRecord] = []
         for u in units:
             out += [k for k in below.get(u.id, []) if k.text] if u.id in below else [u]
@@ -161,8 +204,15 @@ class _Fitter:
         words = _words(unit)
         for above in self.ancestors(unit.id):
             words |= _words(above)
-        dense = self.signals.dense_of(unit.id) if self.signals is not None else 0.0
-        return self.scorer.score_terms(words) + dense
+        return self.scorer.score_terms(words) + self.dense(unit.id)
+
+    def as_good(self, other: UnitRecord, chosen: UnitRecord) -> bool:
+        """Whether `other` may replace the chosen unit: it reads at least as well in place and is about as close
+        in meaning (a switch is a correction, never a trade of the question's sense for one of its words)."""
+        return self.placed(other) >= self.placed(chosen) and self.dense(other.id) >= self.dense(chosen.id) - SWITCH_DENSE
+
+    def dense(self, unit_id: str) -> float:
+        return self.signals.dense_of(unit_id) if self.signals is not None else 0.0
 
     def record(self, unit: UnitRecord, role: str, via: Edge | None = None) -> None:
         if unit.id not in self.deps.ledger:
@@ -189,12 +239,31 @@ class _Fitter:
         if not found:
             return units, None
         found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
+        self.know([u.id for u in found] + units)
         best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
         weakest = min(units, key=lambda u: self.cover(self.unit(u)))
-        if self.cover(best) < MIN_COVER or self.placed(best) < self.placed(self.unit(weakest)) - DECIDING_MARGIN:
+        if self.cover(best) < MIN_COVER or not self.as_good(best, self.unit(weakest)):
             return units, None
         self.record(best, "paragraph")
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
+
+    def enacting(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A recital chosen as the answer gives a rule's reasons, not the rule: the enacting provision of the
+        evidence that reads best in place replaces it, unless it stands more than KIND_MARGIN lower."""
+        reasons = [u for u in units if self.unit(u).type in REASONS and not self.named(u)]
+        if not reasons:
+            return units, None
+        found = [e.unit for e in self.deps.ledger.units.values()
+                 if e.unit.text and e.unit.type not in REASONS and e.unit.id not in units]
+        found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
+        if not found:
+            return units, None
+        self.know([u.id for u in found] + reasons)
+        best = max(found, key=self.placed)
+        if self.placed(best) < self.placed(self.unit(reasons[0])) - KIND_MARGIN:
+            return units, None
+        self.record(best, "paragraph")
+        return [best.id if u == reasons[0] else u for u in units], f"enacting provision {best.label}"
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
@@ -209,8 +278,9 @@ class _Fitter:
         found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
         if not found:
             return units, None
+        self.know([u.id for u in found])
         best = max(found, key=self.placed)
-        if self.placed(best) < self.placed(chosen) - KIND_MARGIN:
+        if not self.as_good(best, chosen):
             return units, None
         self.record(best, "paragraph")
         return [best.id], f"carries the {self.kind}: {best.label}"
@@ -233,7 +303,7 @@ class _Fitter:
         for _ in range(REGION_DEPTH):
             if not level or len(found) >= REGION_UNITS:
                 break
-            kids = self.graph.children(level)
+            kids = self.children(level)
             level = [k.id for ks in kids.values() for k in ks]
             found += [k for ks in kids.values() for k in ks]
         return [u for u in found[:REGION_UNITS] if u.text]
@@ -249,15 +319,28 @@ class _Fitter:
             return unit_id, None
         if not heading and _carries(self.kind, unit):
             return unit_id, None
-        options = [u for u in (below or self.region(unit_id)) if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+        pool = below or self.region(unit_id)
+        options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
                    and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
         if not options:
             return unit_id, None
-        best = max(options, key=lambda u: self.cover(u))
-        if not heading and (self.cover(best) < MIN_COVER or self.cover(best) < DESCENT_SHARE * self.cover(unit)):
+        best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
+        if not heading and (self.with_items(best, pool) < MIN_COVER
+                            or self.with_items(best, pool) < DESCENT_SHARE * self.cover(unit)):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
+
+    def with_items(self, unit: UnitRecord, pool: list[UnitRecord]) -> float:
+        """Cover of a unit read with its items among `pool`: a lead-in ("… shall at least:") says little itself,
+        its list is the content asked for."""
+        if not is_lead_in(unit.text):
+            return self.cover(unit)
+        words = _words(unit)
+        for item in pool:
+            if item.parent_id == unit.id:
+                words |= _words(item)
+        return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
 
     def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
         """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
@@ -270,7 +353,7 @@ class _Fitter:
             if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
                 return unit_id
             parent = above[-1]
-            siblings = self.graph.children([parent.id]).get(parent.id, [])
+            siblings = self.children([parent.id]).get(parent.id, [])
             ends = [s.text.rstrip() for s in siblings[:-1]]
             # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
             # stays, its lead-in quoted above it.
@@ -300,12 +383,14 @@ class _Fitter:
         above = self.ancestors(unit_id)
         if self.kind is not Kind.CONDITION or not above or not _is_heading(above[-1]):
             return unit_id
-        siblings = [u for u in self.graph.children([above[-1].id]).get(above[-1].id, []) if u.text]
+        siblings = [u for u in self.children([above[-1].id]).get(above[-1].id, []) if u.text]
         options = [u for u in siblings if _carries(self.kind, u)]
         if not options:
             return unit_id
         best = max(options, key=self.cover)
-        if best.id == unit_id or self.cover(best) <= self.cover(self.unit(unit_id)):
+        # It must read better where it sits (words with headings, and meaning), not only share more words.
+        if best.id == unit_id or self.cover(best) <= self.cover(self.unit(unit_id)) \
+                or self.placed(best) <= self.placed(self.unit(unit_id)):
             return unit_id
         self.record(best, "paragraph")
         return best.id
@@ -334,7 +419,10 @@ def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
 
 def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) -> Fitted:
     notes: list[str] = []
-    chosen, note = fitter.deciding(list(units), deciding_terms(scorer, deps))
+    fitter.know(list(units))
+    chosen, note = fitter.enacting(list(units))
+    notes += [note] if note else []
+    chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
     notes += [note] if note else []
     if note is None:
         chosen, note = fitter.kind_switch(chosen)
@@ -346,7 +434,10 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
         descended.append(d)
         notes += [note] if note else []
     leads: dict[str, UnitRecord] = {}
-    whole = list(dict.fromkeys(fitter.settle(fitter.whole(u, leads)) for u in descended))
+    whole = [fitter.whole(u, leads) for u in descended]
+    if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
+        whole = [fitter.settle(whole[0])]
+    whole = list(dict.fromkeys(whole))
     context: dict[str, UnitRecord] = {}
     for u in whole:
         heading = fitter.heading_of(u)

@@ -30,6 +30,8 @@ class GraphReader(Protocol):
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]: ...
 
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
+
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]: ...
 
     def current_law(self, unit_id: str) -> CurrentLaw | None: ...
@@ -66,6 +68,10 @@ class Neo4jGraph:
 
     def ancestors(self, unit_id: str) -> list[UnitRecord]:
         return _read(lambda: gq.ancestors(self.driver, self.database, unit_id))
+
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        """Each unit's parent headings, top down, in one query (a unit without any is absent)."""
+        return _read(lambda: gq.ancestors_of(self.driver, self.database, unit_ids))
 
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return _read(lambda: gq.children(self.driver, self.database, unit_ids))

@@ -61,6 +61,9 @@ class LimitedGraph:
     def ancestors(self, unit_id: str) -> list[UnitRecord]:
         return self.inner.ancestors(unit_id)
 
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return self.inner.ancestors_of(unit_ids)
+
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         return self.inner.children(unit_ids)
 

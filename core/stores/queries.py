@@ -164,6 +164,27 @@ def ancestors(driver: Driver, database: str, unit_id: str) -> list[UnitRecord]:
     return [_record(r) for r in records]
 
 
+def ancestors_of(driver: Driver, database: str, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+    """`ancestors` of many units in one query: unit id → its parent headings from the top down (units not
+    stored, or without a parent, are absent)."""
+    ids = list(dict.fromkeys(unit_ids))
+    if not ids:
+        return {}
+    records, _, _ = driver.execute_query(
+        "UNWIND $ids AS cid MATCH (c:Unit {id: cid}) "
+        "CALL (c) { MATCH p = (:Unit)-[:CONTAINS*1..10]->(c) WITH p ORDER BY length(p) DESC LIMIT 1 "
+        "UNWIND range(0, length(p) - 1) AS depth WITH nodes(p)[depth] AS u, depth "
+        "RETURN u, depth } "
+        "RETURN cid AS child, depth, " + UNIT_FIELDS,
+        ids=ids, database_=database, routing_=RoutingControl.READ,
+    )
+    out: dict[str, list[tuple[int, UnitRecord]]] = {}
+    for r in records:
+        row = {k: r[k] for k in r.keys() if k not in ("child", "depth")}
+        out.setdefault(r["child"], []).append((r["depth"], _record(row)))
+    return {child: [u for _, u in sorted(rows, key=lambda x: x[0])] for child, rows in out.items()}
+
+
 def children(driver: Driver, database: str, unit_ids: list[str], limit_per_unit: int = 40) -> dict[str, list[UnitRecord]]:
     """Direct sub-units (CONTAINS) of each unit, in document order: the items under a lead-in."""
     if not unit_ids:
@@ -294,9 +315,11 @@ def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) 
 
 
 def label_members(driver: Driver, database: str, corpus: str, labels: Iterable[str]) -> dict[str, str]:
-    """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query."""
+    """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query.
+
+    Labels match regardless of case: a gold "…, Recital 32" names the unit an ingest labels "…, recital 32"."""
     records, _, _ = driver.execute_query(
-        "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus, label: label}) "
+        "UNWIND $labels AS label MATCH (u:Unit {corpus: $corpus}) WHERE toLower(u.label) = toLower(label) "
         "MATCH (u)-[:CONTAINS*0..12]->(d:Unit) RETURN DISTINCT d.id AS id, label",
         labels=sorted(labels), corpus=corpus, database_=database,
     )

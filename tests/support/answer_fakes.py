@@ -97,6 +97,9 @@ class FakeGraph:
         doc = UNITS.get(UNITS[unit_id].document_id) if unit_id in UNITS else None
         return [doc] if doc else []
 
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return {u: above for u in unit_ids if (above := self.ancestors(u))}
+
     def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
         self._check()
         out: dict[str, list[UnitRecord]] = {}

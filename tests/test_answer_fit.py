@@ -1,0 +1,82 @@
+"""The answer fit: which units count as one rule, a recital giving way to the enacting provision, and the
+batched heading reads it makes on the real graph."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from core.answer.asked import Kind
+from core.answer.deps import AnswerDeps, Evidence
+from core.answer.fit import _same_rule, fit
+from core.answer.selection import Scorer
+from core.stores import queries as gq
+from core.stores.queries import UnitRecord
+from tests.support.answer_fakes import FakeGraph, FakeRetriever
+
+
+def _unit(uid: str, label: str, type_: str = "paragraph", text: str = "") -> UnitRecord:
+    return UnitRecord(id=uid, label=label, type=type_, text=text)
+
+
+def test_same_rule_is_a_coarser_level_of_one_provision_not_a_section_of_rules():
+    assert _same_rule(_unit("s", "45 CFR 164.404", "section"), _unit("p", "45 CFR 164.404(a)(1)"))
+    assert _same_rule(_unit("a", "Luật X Điều 27", "article"), _unit("k", "Luật X Điều 27 khoản 1", "clause"))
+    # A section of separately numbered rules, and the whole instrument, are not one rule.
+    assert not _same_rule(_unit("s", "MIR 8.1", "section"), _unit("r", "MIR 8.1.1", "rule"))
+    assert not _same_rule(_unit("d", "MIR", "document"), _unit("r", "MIR 8.1.1", "rule"))
+    assert not _same_rule(_unit("s", "45 CFR 164.40", "section"), _unit("p", "45 CFR 164.404(a)"))
+
+
+RECITAL = _unit("rec", "Reg, recital 47", "recital",
+                "The legitimate interests of a controller may provide a legal basis for processing, provided that "
+                "the interests or the fundamental rights and freedoms of the data subject are not overriding.")
+ARTICLE = _unit("art", "Reg, Article 21(1)", "clause",
+                "The data subject shall have the right to object, on grounds relating to his or her particular "
+                "situation, at any time to processing of personal data concerning him or her which is based on "
+                "legitimate interests. The controller shall no longer process the personal data unless the "
+                "controller demonstrates compelling legitimate grounds for the processing.")
+OTHER = _unit("far", "Reg, Article 90(1)", "clause", "Member States may adopt specific rules on obligations of secrecy.")
+
+
+class _Graph(FakeGraph):
+    """The few units above, each without headings or sub-units."""
+
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        known = {u.id: u for u in (RECITAL, ARTICLE, OTHER)}
+        return {u: known[u] for u in unit_ids if u in known}
+
+    def ancestors(self, unit_id: str) -> list[UnitRecord]:
+        return []
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return {}
+
+
+def _deps(question: str, settings, units: tuple[UnitRecord, ...] = (RECITAL, ARTICLE, OTHER)) -> AnswerDeps:
+    deps = AnswerDeps(settings=settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=_Graph())
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in units)
+    return deps
+
+
+def test_a_recital_gives_way_to_the_enacting_provision_that_answers(test_settings):
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings)
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"])
+    assert fitted.units == ["art"], fitted.notes
+    # An enacting provision that is not about the question does not displace the recital.
+    deps = _deps(question, test_settings, (RECITAL, OTHER))
+    assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"]).units == ["rec"]
+
+
+def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test_settings, hipaa_corpus):
+    db = test_settings.neo4j_database
+    labels = ["45 CFR 164.512(i)(2)(ii)(C)", "45 CFR 164.404(a)(1)", "45 CFR 164.404"]
+    rows, _, _ = neo4j_driver.execute_query("MATCH (u:Unit {corpus: $c}) WHERE u.label IN $labels RETURN u.id AS id, u.label AS label",
+                                            c=hipaa_corpus, labels=labels, database_=db)
+    ids = [r["id"] for r in rows]
+    deep = next(r["id"] for r in rows if r["label"] == labels[0])
+    assert len(ids) == 3
+    many = gq.ancestors_of(neo4j_driver, db, [*ids, "no-such-unit"])
+    assert "no-such-unit" not in many
+    for uid in ids:  # the same headings, top down, as one unit's own query gives
+        assert [a.id for a in many[uid]] == [a.id for a in gq.ancestors(neo4j_driver, db, uid)]
+    assert [a.label for a in many[deep]][-3:] == ["45 CFR 164.512(i)", "45 CFR 164.512(i)(2)", "45 CFR 164.512(i)(2)(ii)"]
