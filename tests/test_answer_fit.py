@@ -80,3 +80,21 @@ def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test
     for uid in ids:  # the same headings, top down, as one unit's own query gives
         assert [a.id for a in many[uid]] == [a.id for a in gq.ancestors(neo4j_driver, db, uid)]
     assert [a.label for a in many[deep]][-3:] == ["45 CFR 164.512(i)", "45 CFR 164.512(i)(2)", "45 CFR 164.512(i)(2)(ii)"]
+
+
+def test_a_fitter_and_its_answer_are_freed_once_the_answer_is_done(test_settings):
+    """A cache on the class (functools.cache on a method) kept every answer's fitter, deps and ledger alive."""
+    import gc
+    import weakref
+
+    from core.answer.fit import _Fitter
+
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings)
+    fitter = _Fitter(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, None)
+    assert [u.id for u in fitter.region("art")] == ["art"]
+    assert [u.id for u in fitter.region("art")] == ["art"]  # read once, served again
+    gone_fitter, gone_deps = weakref.ref(fitter), weakref.ref(deps)
+    del fitter, deps
+    gc.collect()
+    assert gone_fitter() is None and gone_deps() is None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from functools import cache
 
 from core.answer.asked import Kind, carries, enumerates
 from core.answer.checkable import checkable_words
@@ -146,6 +145,8 @@ class _Fitter:
         self._ancestors: dict[str, list[UnitRecord]] = {}
         self._children: dict[str, list[UnitRecord]] = {}
         self._units: dict[str, UnitRecord] = {}
+        # Kept on the instance: a cache on the method would be the class's and keep every answer alive.
+        self._regions: dict[str, list[UnitRecord]] = {}
 
     def know(self, unit_ids: list[str]) -> None:
         """Reads the headings of those of these units not yet known, in one query."""
@@ -285,9 +286,13 @@ class _Fitter:
         self.record(best, "paragraph")
         return [best.id], f"carries the {self.kind}: {best.label}"
 
-    @cache  # noqa: B019 — one fitter per answer: the cache lives as long as the answer
     def region(self, unit_id: str) -> list[UnitRecord]:
         """The units of the rule `unit_id` belongs to: below its highest ancestor whose label it extends."""
+        if unit_id not in self._regions:
+            self._regions[unit_id] = self._region(unit_id)
+        return self._regions[unit_id]
+
+    def _region(self, unit_id: str) -> list[UnitRecord]:
         unit = self.unit(unit_id)
         root = unit
         for above in reversed(self.ancestors(unit_id)):
