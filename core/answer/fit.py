@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.answer.asked import Kind, carries, enumerates
@@ -224,6 +225,20 @@ class _Fitter:
         then it is what is asked about, whatever else the question's words suggest."""
         return _names(self.deps.question, self.unit(unit_id).label)
 
+    def shortlist(self, keep: Callable[[UnitRecord], bool], chosen: list[str], opened: bool,
+                  also: list[str] | None = None) -> list[UnitRecord]:
+        """The evidence that may replace a chosen unit: units with text, not chosen, that `keep` accepts (headings
+        opened to their sub-units when `opened`), the DECIDING_READ that cover the question best, their headings
+        (and those of `also`) read in one query."""
+        found = [e.unit for e in self.deps.ledger.units.values()
+                 if e.unit.text and e.unit.id not in chosen and keep(e.unit)]
+        if opened and found:
+            found = self.opened(found)
+        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        if found:
+            self.know([u.id for u in found] + (also or []))
+        return found
+
     def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
         """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
         # Two units chosen together are a citation pair, each answering its half: swapping one breaks the pair.
@@ -235,12 +250,9 @@ class _Fitter:
         lacking = [t for t in deciding if not _has(t, have)]
         if not lacking:
             return units, None
-        found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.id not in units and all(_has(t, _words(e.unit)) for t in lacking)]
+        found = self.shortlist(lambda u: all(_has(t, _words(u)) for t in lacking), units, opened=True, also=units)
         if not found:
             return units, None
-        found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
-        self.know([u.id for u in found] + units)
         best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
         weakest = min(units, key=lambda u: self.cover(self.unit(u)))
         if self.cover(best) < MIN_COVER or not self.as_good(best, self.unit(weakest)):
@@ -254,12 +266,9 @@ class _Fitter:
         reasons = [u for u in units if self.unit(u).type in REASONS and not self.named(u)]
         if not reasons:
             return units, None
-        found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.type not in REASONS and e.unit.id not in units]
-        found = sorted(self.opened(found), key=lambda u: -self.cover(u))[:DECIDING_READ]
+        found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
         if not found:
             return units, None
-        self.know([u.id for u in found] + reasons)
         best = max(found, key=self.placed)
         if self.placed(best) < self.placed(self.unit(reasons[0])) - KIND_MARGIN:
             return units, None
@@ -274,12 +283,9 @@ class _Fitter:
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
             return units, None  # descent finds it in the chosen rule
-        found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.id != chosen.id and _carries(self.kind, e.unit)]
-        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        found = self.shortlist(lambda u: _carries(self.kind, u), units, opened=False)
         if not found:
             return units, None
-        self.know([u.id for u in found])
         best = max(found, key=self.placed)
         if not self.as_good(best, chosen):
             return units, None
@@ -330,8 +336,8 @@ class _Fitter:
         if not options:
             return unit_id, None
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
-        if not heading and (self.with_items(best, pool) < MIN_COVER
-                            or self.with_items(best, pool) < DESCENT_SHARE * self.cover(unit)):
+        covered = self.with_items(best, pool)
+        if not heading and (covered < MIN_COVER or covered < DESCENT_SHARE * self.cover(unit)):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
