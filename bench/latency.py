@@ -17,8 +17,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench.retrieval import load_questions
-from bench.stats import percentile
+from bench.retrieval import load_questions, percentiles
 from core.answer.deps import AnswerDeps
 from core.answer.service import answer_question
 from core.answer.stores import open_stores
@@ -27,8 +26,7 @@ from core.settings import get_settings
 
 
 def spread(values: list[float]) -> dict[str, float]:
-    return {"p50": round(percentile(values, 50), 1), "p95": round(percentile(values, 95), 1),
-            "max": round(max(values), 1) if values else 0.0}
+    return {**percentiles(values), "max": round(max(values), 1) if values else 0.0}
 
 
 def load_average() -> list[float]:
