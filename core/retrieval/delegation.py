@@ -45,12 +45,15 @@ def delegation_closure(query: Query, ranked: Ranked, provenance: ProvenanceMap, 
     # The first `seeds` hits of distinct articles; a unit reached belongs to the seed it was reached from.
     seed_of: dict[str, str] = {}
     chosen: list[str] = []
+    chosen_articles: set[str] = set()
     for uid, _ in ranked:
         if len(chosen) >= seeds:
             break
-        if article_of(query, uid) in {article_of(query, c) for c in chosen}:
+        article = article_of(query, uid)
+        if article in chosen_articles:
             continue
         chosen.append(uid)
+        chosen_articles.add(article)
         for member in family(query, uid):
             seed_of.setdefault(member, uid)
     # seed → partner article → (hop it was first reached at, the edge that reached it)
