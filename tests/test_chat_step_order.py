@@ -14,7 +14,7 @@ def _actions(events):
 
 def test_composing_is_shown_after_the_tools_it_waited_on():
     actions = _actions([
-        StepStarted(step=COMPOSE, detail="composing answer with m"),
+        StepStarted(step=COMPOSE, detail="composing answer with m", thinks_between_tools=True),
         StepStarted(step="search", detail="q"),
         StepFinished(step="search", detail="8 hits", elapsed_ms=12),
         IDLE,
@@ -58,8 +58,19 @@ def test_tools_in_quick_succession_show_compose_once_after_them():
 
 def test_idle_shows_compose_only_while_no_tool_runs():
     order = StepOrder()
-    order.feed(StepStarted(step=COMPOSE, detail="d"))
+    order.feed(StepStarted(step=COMPOSE, detail="d", thinks_between_tools=True))
     order.feed(StepStarted(step="search"))
     assert not order.composing_unseen and order.idle() == []
     order.feed(StepFinished(step="search"))
     assert order.composing_unseen and order.idle() == [OpenStep(COMPOSE, "d")] and not order.composing_unseen
+
+
+def test_a_slow_extractive_run_shows_compose_once_at_its_end():
+    """On a loaded machine the extractive answerer's own work between its tools can outlast the idle timer."""
+    actions = _actions([
+        StepStarted(step=COMPOSE, detail="composing the extractive answer"),
+        StepStarted(step="search"), StepFinished(step="search"), IDLE,
+        StepStarted(step="expand"), StepFinished(step="expand"), IDLE,
+        StepFinished(step=COMPOSE, detail="extractive"),
+    ])
+    assert [a.step for a in actions if isinstance(a, OpenStep)] == ["search", "expand", COMPOSE]

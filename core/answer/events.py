@@ -14,6 +14,8 @@ class StepStarted(BaseModel):
     kind: Literal["step_started"] = "step_started"
     step: Step
     detail: str = ""
+    # Only a model thinks between tool calls; an extractive run's gaps are its own work, however slow the machine.
+    thinks_between_tools: bool = False
 
 
 class StepFinished(BaseModel):

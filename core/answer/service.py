@@ -108,7 +108,8 @@ class _Run:
 
     async def llm(self, deps: AnswerDeps, choice: ModelChoice, fallback: AnswerEnvelope) -> AnswerEnvelope:
         """The LLM's answer with the extractive one attached, or the extractive one with a notice saying why."""
-        self.on_event(StepStarted(step=Step.COMPOSE, detail=f"composing answer with {choice.name}"))
+        self.on_event(StepStarted(step=Step.COMPOSE, detail=f"composing answer with {choice.name}",
+                                  thinks_between_tools=True))
         composing = time.perf_counter()
         model = choice.model or chat_model(deps.settings, choice.name)  # a new client: part of what the deadline covers
         budget = deps.settings.llm_deadline_s - (time.perf_counter() - self.started) - HANDOVER_S

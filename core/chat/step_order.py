@@ -2,8 +2,8 @@
 
 The service opens "compose" before the first tool call (composing is what calls the tools) and closes it last.
 Shown as it arrives, "Composing the answer" would sit above the searching it waits on. Composing is therefore
-shown only once it is what the run is doing: when answer text streams in, when it ends, or when the run has
-been idle for a moment with no tool running (`idle`: an LLM thinking between tool calls). A tool called after
+shown only once it is what the run is doing: when answer text streams in, when it ends, or, for a model that
+thinks between tool calls, when the run has been idle for a moment with no tool running (`idle`). A tool called after
 that closes the shown compose step, and composing is shown again once the run is composing again.
 """
 from __future__ import annotations
@@ -38,6 +38,7 @@ class StepOrder:
         self.running: list[Step] = []  # tool steps shown and not yet finished
         self.compose_detail: str | None = None  # compose started and not finished
         self.compose_shown = False
+        self.compose_thinks = False  # an LLM composing: a quiet moment means it is thinking
 
     def _show_compose(self) -> list[StepAction]:
         if self.compose_detail is None or self.compose_shown or self.running:
@@ -48,6 +49,7 @@ class StepOrder:
     def feed(self, event: AnswerEvent) -> list[StepAction]:
         if isinstance(event, StepStarted) and event.step == COMPOSE:
             self.compose_detail, self.compose_shown = event.detail, False
+            self.compose_thinks = event.thinks_between_tools
             return []
         if isinstance(event, StepStarted):
             actions: list[StepAction] = []
@@ -71,8 +73,8 @@ class StepOrder:
     @property
     def composing_unseen(self) -> bool:
         """Composing, with no tool running and no compose step shown: worth showing if the run stays quiet."""
-        return self.compose_detail is not None and not self.compose_shown and not self.running
+        return self.compose_thinks and self.compose_detail is not None and not self.compose_shown and not self.running
 
     def idle(self) -> list[StepAction]:
-        """No event for a while: the run is composing (an extractive run never gets here, its tools follow at once)."""
-        return self._show_compose()
+        """No event for a while: a model is thinking. An extractive run's pauses are not shown as composing."""
+        return self._show_compose() if self.compose_thinks else []
