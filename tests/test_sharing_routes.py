@@ -1,52 +1,29 @@
 """`/answers/<token>` over HTTP: who may read, who may revoke, and what bad tokens get."""
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from core.app_db import create_schema, make_engine
-from core.chat.share_routes import install_share_routes
+from core.app_db import make_engine
 from core.settings import Settings
-from core.sharing import create_link
 from tests.render_support import hostile_view
+from tests.route_support import AUTH_SECRET, share_app, sign_in
 
 
 @pytest.fixture()
 def served(tmp_path: Path, monkeypatch) -> Iterator[tuple[TestClient, str]]:
-    monkeypatch.setenv("CHAINLIT_AUTH_SECRET", "test-secret-" + "x" * 40)
-    engine = make_engine(Settings(data_dir=tmp_path))
-
-    async def setup() -> str:
-        await create_schema(engine)
-        return await create_link(engine, "alice@example.org", "m1", hostile_view())
-
-    token = asyncio.run(setup())
-    app = FastAPI()
-
-    @app.get("/{full_path:path}")  # stands in for Chainlit's SPA catch-all
-    async def spa(full_path: str) -> dict:
-        return {"spa": full_path}
-
-    install_share_routes(app, engine, public_links=False, anonymous=False)
+    monkeypatch.setenv("CHAINLIT_AUTH_SECRET", AUTH_SECRET)
+    app, token = share_app(make_engine(Settings(data_dir=tmp_path)), "alice@example.org", "m1", hostile_view())
     with TestClient(app) as client:
         yield client, token
 
 
-def _signed_in(client: TestClient, email: str) -> None:
-    from chainlit.auth.jwt import create_jwt
-    from chainlit.user import User
-
-    client.cookies.set("access_token", create_jwt(User(identifier=email)))
-
-
 def test_signed_in_reader_sees_the_answer(served):
     client, token = served
-    _signed_in(client, "bob@example.org")
+    sign_in(client, "bob@example.org")
     page = client.get(f"/answers/{token}")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]
@@ -66,15 +43,15 @@ def test_signed_out_reader_is_asked_to_sign_in(served):
                                   "/answers/" + "A" * 32])
 def test_bad_tokens_are_404(served, path):
     client, _ = served
-    _signed_in(client, "bob@example.org")
+    sign_in(client, "bob@example.org")
     assert client.get(path).status_code == 404
 
 
 def test_only_the_author_revokes(served):
     client, token = served
-    _signed_in(client, "bob@example.org")
+    sign_in(client, "bob@example.org")
     assert client.post(f"/answers/{token}/revoke").status_code == 403
-    _signed_in(client, "alice@example.org")
+    sign_in(client, "alice@example.org")
     assert "Revoke this link" in client.get(f"/answers/{token}").text
     done = client.post(f"/answers/{token}/revoke", follow_redirects=False)
     assert done.status_code == 303

@@ -3,29 +3,26 @@ writer): neighbours in document order, headings, citation links both ways, lines
 from current law, and the HTTP routes of the chat and the permalink page (JSON, pages, exports)."""
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
-from core.app_db import create_schema, make_engine
+from core.app_db import make_engine
 from core.chat.evidence import answer_view
-from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
 from core.domain import Edge
 from core.render import source_view
 from core.render.highlight import Quote
 from core.render.source_view import answer_quotes, card_sources, read_source_view
 from core.settings import Settings
-from core.sharing import create_link
 from core.stores.queries import fetch_units, neighbours
 from tests.render_support import HOSTILE
+from tests.route_support import AUTH_SECRET, share_app, sign_in
 from tests.source_support import (
     AMENDED,
     AMENDED_TEXT,
@@ -118,29 +115,13 @@ def test_answer_view_carries_card_history_and_document_ingest(neo4j_driver, test
 
 @pytest.fixture()
 def served(tmp_path: Path, monkeypatch, neo4j_driver, test_settings: Settings, cited: str) -> Iterator[tuple[TestClient, str]]:
-    monkeypatch.setenv("CHAINLIT_AUTH_SECRET", "test-secret-" + "x" * 40)
-    settings = test_settings.model_copy(update={"data_dir": tmp_path})
-    engine = make_engine(settings)
+    monkeypatch.setenv("CHAINLIT_AUTH_SECRET", AUTH_SECRET)
+    engine = make_engine(test_settings.model_copy(update={"data_dir": tmp_path}))
     view = answer_view(neo4j_driver, test_settings.neo4j_database, _envelope(AMENDED, AMENDED_TEXT[:40]))
-
-    async def setup() -> str:
-        await create_schema(engine)
-        return await create_link(engine, "alice@example.org", "message-7", view)
-
-    token = asyncio.run(setup())
-    app = FastAPI()
-
-    @app.get("/{full_path:path}")  # stands in for Chainlit's SPA catch-all
-    async def spa(full_path: str) -> dict:
-        return {"spa": full_path}
-
-    install_share_routes(app, engine, public_links=False, anonymous=False)
+    app, token = share_app(engine, "alice@example.org", "message-7", view)
     install_source_routes(app, engine, test_settings, public_links=False)
     with TestClient(app) as client:
-        from chainlit.auth.jwt import create_jwt
-        from chainlit.user import User
-
-        client.cookies.set("access_token", create_jwt(User(identifier="bob@example.org")))
+        sign_in(client, "bob@example.org")
         yield client, token
 
 
