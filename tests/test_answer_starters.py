@@ -5,6 +5,9 @@ it (164.404(b), not 164.404(a)(1)), and one rare word ("research") decides which
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from core.answer.checkable import is_checkable
@@ -58,3 +61,16 @@ def test_another_laws_question_is_declined_first(test_settings, hipaa_corpus, st
     _, envelope = _labels("What speed limit applies to trucks on rural highways?", test_settings, hipaa_corpus, stores)
     assert envelope.answer.abstained
     assert envelope.answer.answer.startswith("The ingested provisions do not appear to")
+
+
+def test_questions_on_other_laws_are_declined_with_the_closest_shown(test_settings, hipaa_corpus, stores):
+    """bench/abstain's HIPAA set (other laws' topics): at least 8 of 10 declined, each naming what was closest."""
+    path = Path(__file__).parent.parent / "bench" / "abstain" / "hipaa_unanswerable.jsonl"
+    questions = [json.loads(line)["question"] for line in path.read_text().splitlines() if line.strip()]
+    declined = 0
+    for question in questions:
+        labels, envelope = _labels(question, test_settings, hipaa_corpus, stores)
+        if envelope.answer.abstained:
+            declined += 1
+            assert labels and all(label in envelope.answer.answer for label in labels), envelope.answer.answer
+    assert declined >= 0.8 * len(questions), declined

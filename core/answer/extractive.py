@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
@@ -15,10 +14,11 @@ from core.answer.deps import AnswerDeps
 from core.answer.fit import Fitted, fit
 from core.answer.items import read_items
 from core.answer.models import AttributedAnswer, Claim, RuleClaims
+from core.answer.off_topic import off_topic
 from core.answer.quotes import choose_claims, item_claims, lead_in_claim
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
 from core.answer.short import abstain_answer, empty_caveat, missing_caveat, short_answer, unsure_caveat
-from core.answer.signals import Signals, signals_for
+from core.answer.signals import signals_for
 from core.answer.terms import terms_of
 from core.domain import Edge
 
@@ -30,14 +30,6 @@ EXPAND_SEEDS = 8
 # A question word counts as missing when its idf weight is at least this share of the question's heaviest.
 MISSING_WEIGHT = 0.6
 MAX_MISSING = 4
-# No provision is taken to answer the question when it is far from the whole corpus, its closest unit's cosine (the
-# corpus's embedding model) less ABSENT_WEIGHT times the share of its content words the corpus never uses below
-# ABSTAIN_DENSE, and the cited quotes hold less than ABSTAIN_COVER of the weight of its content words: the answer
-# says so first and lists the closest. Calibrated on bench/abstain and the dev questions (bench/results/ANSWERS.md,
-# "Abstention"), for the English model's cosine scale; the share is read only when the cosine is already low.
-ABSTAIN_DENSE = 0.28
-ABSENT_WEIGHT = 0.2
-ABSTAIN_COVER = 0.2
 
 
 def _called(messages: list[ModelMessage]) -> set[str]:
@@ -60,24 +52,6 @@ def _missing_words(question: str, scorer: Scorer, rules: list[RuleClaims]) -> li
             if term not in quoted and weight >= MISSING_WEIGHT * heaviest and weight > 0:
                 out.setdefault(word, weight)
     return sorted(out, key=lambda w: -out[w])[:MAX_MISSING]
-
-
-def _far(signals: Signals | None, question: str) -> bool:
-    if signals is None or not len(signals.dense):
-        return False
-    closest = float(signals.dense.max())
-    if closest >= ABSTAIN_DENSE + ABSENT_WEIGHT:
-        return False
-    words = checkable_words(question)
-    unused = sum(1 for w in words if not float(np.max(signals.stores.lexical_scores(w), initial=0.0)) > 0)
-    return closest - ABSENT_WEIGHT * unused / max(1, len(words)) < ABSTAIN_DENSE
-
-
-def content_cover(question: str, scorer: Scorer, rules: list[RuleClaims]) -> float:
-    """Share of the weight of the question's content words (checkable_words) that the quoted texts hold."""
-    quoted = {t for r in rules for c in r.claims for t in terms_of(c.text)} | {t for r in rules for t in terms_of(r.label)}
-    content = {t for w in checkable_words(question) for t in terms_of(w)}
-    return Scorer({t: w for t, w in scorer.weights.items() if t in content}).score_terms(quoted)
 
 
 def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list[RuleClaims]) -> list[str]:
@@ -141,7 +115,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})
-    if rules and _far(signals, deps.question) and content_cover(deps.question, scorer, rules) < ABSTAIN_COVER:
+    if rules and off_topic(signals, deps.question):
         return AttributedAnswer(answer=abstain_answer(rules, deps.question, _missing_words(deps.question, scorer, rules)),
                                 rules=rules, chain=chain, caveats=_caveats(deps, scorer, selection, rules),
                                 abstained=True)
