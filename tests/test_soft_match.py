@@ -125,3 +125,17 @@ def test_one_cache_per_model_shared_by_every_reader():
     embedder = get_embedder(Settings())
     first, second = reader_for(embedder), reader_for(embedder)
     assert isinstance(first, TokenReader) and first.cache is not None and first.cache is second.cache
+
+
+def test_a_question_the_signals_embedded_is_not_passed_through_the_model_again(reader: TokenReader):
+    embedder = get_embedder(Settings())
+    asks = ["When must a firm notify the Regulator, and what must the notice state?", "When must a firm notify the "
+            "Regulator", "what must the notice state"]
+    embedder.embed_queries(asks)
+    counting = _CountingModel(reader.model)
+    kept = TokenReader(counting, TokenCache(), embedder.question_tokens)
+    read = kept.read_asks(asks)
+    assert counting.texts_read == 0
+    assert all(np.array_equal(a, b) for a, b in zip(read, reader.read_asks(asks)))  # what a pass would give
+    kept.read_asks(asks[:2])  # a batch never embedded as such is read
+    assert counting.texts_read == 2

@@ -114,6 +114,12 @@ READ_WEIGHTS = {"cover": 1.417, "phrase": 4.098, "dense": -0.791, "lex_max": 0.4
 READ_FEATURES = tuple(READ_WEIGHTS)
 # Below this margin over the runner-up the choice is reported as unsure in the caveats.
 UNSURE_MARGIN = 0.25
+# A first-stage (SET_WEIGHTS) lead this large over the next candidate is cited without reading the shortlist in
+# context: the second stage overturned leads up to 1.86 on the sets read by token vectors (HIPAA, GDPR user dev,
+# xrefrag's first 60; `python -m bench.read_skip`, bench/results/LOAD_issue26.md), and that reading was most of
+# an answer's time. Where the reading only compares stored vectors (e5: Korean, Vietnamese) it costs nothing and
+# is always done.
+CLEAR_MARGIN = 2.25
 
 
 @lru_cache(maxsize=8192)
@@ -281,23 +287,39 @@ def soft_features(units: tuple[str, ...], match: SoftMatch | None) -> dict[str, 
     return {"soft_cover": cover, "soft_min": min(own), "soft_gain": cover - max(own), "soft_split": match.split(*units)}
 
 
-def shortlist(found: list[Candidate], ledger: EvidenceLedger, question: str,
-              signals: Signals | None) -> list[Candidate]:
-    """The best READ_POOL candidates by SET_WEIGHTS, their features extended by reading their units in context."""
-    best = [c for _, c in ranked(found, ledger)[:READ_POOL]]
+def read_in_context(best: list[Candidate], ledger: EvidenceLedger, question: str,
+                    signals: Signals | None) -> list[Candidate]:
+    """The candidates' features extended by reading their units in context (one model pass per unit not read
+    before)."""
     units = list(dict.fromkeys(u for c in best for u in c.units))
     match = signals.soft_match(question, {u: unit_text(ledger.units[u]) for u in units}) \
         if signals is not None and units else None
     return [Candidate(c.units, c.features | soft_features(c.units, match), c.edge) for c in best]
 
 
+def shortlist(found: list[Candidate], ledger: EvidenceLedger, question: str,
+              signals: Signals | None) -> list[Candidate]:
+    """The best READ_POOL candidates by SET_WEIGHTS, their features extended by reading their units in context."""
+    return read_in_context([c for _, c in ranked(found, ledger)[:READ_POOL]], ledger, question, signals)
+
+
+def clear_lead(first: list[tuple[float, Candidate]]) -> bool:
+    """The first stage's best leads the next candidate by CLEAR_MARGIN or more (or stands alone)."""
+    return len(first) == 1 or first[0][0] - first[1][0] >= CLEAR_MARGIN
+
+
 def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None,
                  weights: dict[str, float] | None = None) -> Selection:
-    """The best-scoring candidate set of the shortlist (READ_WEIGHTS unless `weights` says otherwise)."""
-    found = shortlist(candidates(ledger, scorer, signals), ledger, scorer.question, signals)
-    if not found:
+    """The best-scoring candidate set of the shortlist (READ_WEIGHTS unless `weights` says otherwise); a clear
+    first-stage lead is cited without reading (`clear_lead`)."""
+    first = ranked(candidates(ledger, scorer, signals), ledger)
+    if not first:
         return Selection([])
-    scored = ranked(found, ledger, weights or READ_WEIGHTS)
+    if signals is not None and signals.reads_tokens and weights is None and clear_lead(first):
+        scored = first  # reading would cost a model pass and, this far ahead, not change the choice
+    else:
+        scored = ranked(read_in_context([c for _, c in first[:READ_POOL]], ledger, scorer.question, signals),
+                        ledger, weights or READ_WEIGHTS)
     best_score, best = scored[0]
     runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
     ctx_cover = {u: scorer.score_terms(set(unit_tokens(ledger.units[u]))) for u in best.units}

@@ -52,6 +52,12 @@ class Signals:
         i = self._index(unit_id)
         return float(self.lexical[i]) if i is not None else 0.0
 
+    @property
+    def reads_tokens(self) -> bool:
+        """Whether reading in context costs a model pass over the texts (token vectors), or only compares the
+        vectors the corpus holds (a backend without token vectors)."""
+        return self.stores.embedder.token_model is not None
+
     def soft_match(self, question: str, texts: dict[str, str]) -> SoftMatch | None:
         """The question's in-context match to each text (unit id → text), read by the corpus's embedding model."""
         try:

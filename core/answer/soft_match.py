@@ -19,6 +19,7 @@ import hashlib
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -125,9 +126,11 @@ class Reader(Protocol):
 class TokenReader:
     """Token vectors of texts from a sentence-transformers model (special tokens and punctuation left out)."""
 
-    def __init__(self, model: Any, cache: TokenCache | None = None) -> None:
+    def __init__(self, model: Any, cache: TokenCache | None = None,
+                 questions: Callable[[list[str]], list[tuple[list[int], np.ndarray]] | None] | None = None) -> None:
         self.model = model
         self.cache = cache
+        self.questions = questions  # token vectors of questions the search and signals passed through the model
         self.tokenizer = model.tokenizer
         self._special = set(getattr(self.tokenizer, "all_special_ids", []) or [])
 
@@ -143,8 +146,11 @@ class TokenReader:
         return [found[t] for t in texts]
 
     def read_asks(self, asks: list[str]) -> list[np.ndarray]:
-        # Questions are not kept: they rarely come back word for word, and would only push provisions out.
-        return [r.vectors[content_mask(r.pieces)] for r in self._encode(asks)]
+        # Questions are not kept here (they rarely come back word for word, and would only push provisions out),
+        # but the search embedded them a moment ago with the same model and kept what that pass gave.
+        known = self.questions(asks) if self.questions is not None else None
+        rows = [self._vectors(*k) for k in known] if known is not None else self._encode(asks)
+        return [r.vectors[content_mask(r.pieces)] for r in rows]
 
     def _encode(self, texts: list[str]) -> list[TokenVectors]:
         import torch
@@ -154,11 +160,9 @@ class TokenReader:
         with torch.inference_mode():
             # Small batches: a batch pads every text to its longest, and provision lengths vary widely.
             outputs = self.model.encode(texts, output_value=None, convert_to_numpy=False, batch_size=READ_BATCH)
-        return [self._vectors(out) for out in outputs]
+        return [self._vectors(out["input_ids"].tolist(), out["token_embeddings"].float().numpy()) for out in outputs]
 
-    def _vectors(self, out: dict[str, Any]) -> TokenVectors:
-        ids = out["input_ids"].tolist()
-        vectors = out["token_embeddings"].float().numpy()
+    def _vectors(self, ids: list[int], vectors: np.ndarray) -> TokenVectors:
         pieces = self.tokenizer.convert_ids_to_tokens(ids)
         keep = [i for i, (t, p) in enumerate(zip(ids, pieces))
                 if t not in self._special and any(ch.isalnum() for ch in p)]
@@ -189,7 +193,7 @@ class TextReader:
 def reader_for(embedder: Embedder, cache: EmbeddingCache | None = None) -> Reader:
     """Token vectors where the backend gives them (sentence-transformers), else one vector per text."""
     if embedder.token_model is not None:
-        return TokenReader(embedder.token_model, token_cache_for(embedder.token_model))
+        return TokenReader(embedder.token_model, token_cache_for(embedder.token_model), embedder.question_tokens)
     return TextReader(embedder, cache)
 
 

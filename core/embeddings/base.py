@@ -53,6 +53,11 @@ class Embedder(ABC):
     def embed_queries(self, texts: list[str], threads: int | None = None) -> np.ndarray:
         """Question vectors, normalised; `threads` caps the threads where the backend allows it per call."""
 
+    def question_tokens(self, texts: list[str]) -> list[tuple[list[int], np.ndarray]] | None:
+        """Token ids and token vectors of each text of a batch of questions this backend embedded lately, exactly
+        that batch (None: not kept, or a backend without token vectors)."""
+        return None
+
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_queries([text])[0]
 

@@ -3,6 +3,8 @@ units split into windows of the model's size."""
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,9 @@ from core.settings import Settings
 # No model hub is reachable: a missing local model must fail fast instead of hanging on the network.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Batches of questions whose token vectors are kept for the answer's in-context reading, least recently used out
+# first: a question is read in context right after it is embedded (~100 KiB a batch, so ~25 MiB at most).
+QUESTIONS_KEPT = 256
 
 
 def model_path(settings: Settings) -> str:
@@ -61,6 +66,8 @@ class SentenceTransformerEmbedder(Embedder):
             raise EmbeddingModelError(f"the embedding model {path!r} does not say its vector size; use a "
                                       "sentence-transformers model folder")
         self.dimension = int(dimension)
+        self._questions: OrderedDict[tuple[str, ...], list[tuple[list[int], np.ndarray]]] = OrderedDict()
+        self._questions_lock = threading.Lock()
 
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """Split text into token windows; each maps back to unit_id."""
@@ -97,4 +104,29 @@ class SentenceTransformerEmbedder(Embedder):
         if threads and torch.get_num_threads() != threads:
             torch.set_num_threads(threads)
         with torch.inference_mode():
-            return self.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+            # One pass gives both the question's vector and its token vectors: the answer's in-context reading
+            # (core.answer.soft_match) takes the token vectors from here instead of passing the question again.
+            # (typed as the sentence-vector output; without an output_value it is one dict per text)
+            outputs: list[dict[str, Any]] = self.model.encode(texts, output_value=None, convert_to_numpy=False)  # type: ignore[assignment]
+            if not outputs:
+                return np.zeros((0, self.dimension), dtype=np.float32)
+            pooled = torch.nn.functional.normalize(torch.stack([o["sentence_embedding"] for o in outputs]), p=2, dim=1)
+        self._keep_questions(texts, outputs)
+        return pooled.float().numpy()
+
+    def _keep_questions(self, texts: list[str], outputs: list[dict[str, Any]]) -> None:
+        # Kept per batch: a text's token vectors vary (in the last digits) with what it was padded beside, and the
+        # reader asks for the same batch the answer's signals embedded, so what it gets is what it would compute.
+        kept = []
+        for out in outputs:
+            n = int(out["attention_mask"].sum())  # padding sits after the text's tokens
+            kept.append((out["input_ids"][:n].tolist(), out["token_embeddings"][:n].float().numpy().copy()))
+        with self._questions_lock:
+            self._questions[tuple(texts)] = kept
+            self._questions.move_to_end(tuple(texts))
+            while len(self._questions) > QUESTIONS_KEPT:
+                self._questions.popitem(last=False)
+
+    def question_tokens(self, texts: list[str]) -> list[tuple[list[int], np.ndarray]] | None:
+        with self._questions_lock:
+            return self._questions.get(tuple(texts))
