@@ -73,6 +73,16 @@ def test_terms_keep_vietnamese_words_whole_and_drop_question_words():
     assert "what" not in terms_of("What must a firm notify?") and "notifi" in terms_of("What must a firm notify?")
 
 
+def test_korean_terms_are_morphemes_so_a_particle_does_not_hide_a_shared_noun():
+    from core.answer.terms import terms_of
+
+    question = terms_of("제가 가진 헌혈증서를 돈을 받고 팔아도 되나요?")
+    statute = terms_of("제14조에 따른 헌혈증서의 매매를 금지한다")
+    assert {"헌혈", "증서"} <= set(question) & set(statute)
+    assert "팔/V" in question and "되/V" not in question  # the asking verb weighs nothing
+    assert "헌혈증서를" not in question
+
+
 def test_clauses_split_two_part_questions_only():
     assert clauses("What must a firm do, and how does the Regulator respond?") == \
         ["What must a firm do", "how does the Regulator respond"]

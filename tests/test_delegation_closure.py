@@ -5,15 +5,18 @@ from __future__ import annotations
 import pytest
 
 from core.answer.service import answer_question
-from core.domain import Edge
+from core.domain import Edge, EdgeType
 from core.retrieval.articles import article_of
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.citewalk import CitewalkRetriever
 from core.retrieval.config import RetrievalConfig
-from core.retrieval.delegation import delegates
+from core.retrieval.delegation import CLOSURE_EDGES, delegates
+from core.retrieval.edges import HELD_TYPES
+from core.retrieval.expansion import neighbour_edges
 from core.retrieval.query import Query
 from core.retrieval.registry import get_retriever
 from core.settings import Settings
+from core.stores import queries
 from ingest.pipeline import run_ingest
 from tests.test_korean_citations import ACT, DECREE, RULES
 
@@ -97,3 +100,31 @@ def test_the_answer_cites_the_delegated_detail_with_the_rule_it_details(closure_
     rules = [n for n, u in enumerate(cited) if u.startswith("closure/rules/art-1")]
     assert rules, cited
     assert len(cited) == len(set(cited))
+
+
+def _as_set(edges: list[Edge]) -> set[tuple[str, str, str]]:
+    return {(e.source, str(e.type), e.target) for e in edges}
+
+
+def test_the_edges_held_in_memory_answer_as_neo4j_does(closure_corpus: str, test_settings: Settings, neo4j_driver):
+    """Expansion reads the edges the stores read when they opened; for every unit, edge-type set and pool they are the
+    edges Neo4j gives, and a hub gives no more than the limit."""
+    stores = CitewalkRetriever(test_settings).stores("closure")
+    held_edges = stores.edges
+    assert held_edges is not None
+    query = Query(stores, RetrievalRequest(question=QUESTION, corpus="closure", k=5))
+    database = test_settings.neo4j_database
+    ids = list(stores.unit_ids)
+    assert any(held_edges.by_unit.get(u) for u in ids)
+    pool = ids[::2]
+    for types in (CLOSURE_EDGES, [EdgeType.REFERENCES], list(HELD_TYPES)):
+        for within in (None, pool):
+            for uid in ids:
+                held = neighbour_edges(query, [uid], types, 30, within=within)
+                stored = queries.neighbours(neo4j_driver, database, [uid], types, "both", 30, within=within)
+                assert _as_set(held) == _as_set(stored), (uid, types, within)
+                assert len(held) == len(stored)
+    busiest = max(ids, key=lambda u: len(held_edges.by_unit.get(u, [])))
+    assert len(neighbour_edges(query, [busiest], list(HELD_TYPES), 1)) == 1
+    # A walk over CONTAINS is not held: it is read from Neo4j.
+    assert not held_edges.holds([EdgeType.CONTAINS])

@@ -1,20 +1,28 @@
 """The words an extractive answer matches a question by, in any script.
 
 English text goes through the lexical index's tokenizer (stop words dropped, stemmed, "3.8.1" kept whole).
-Words in other scripts (Vietnamese syllables, Korean) are kept as written, lower-cased: the English
-tokenizer would cut "người" into pieces that match unrelated words.
+Vietnamese syllables are kept as written, lower-cased: the English tokenizer would cut "người" into pieces that
+match unrelated words. Korean text is cut into morphemes by the corpus's Korean analyzer (Kiwi, as BM25 reads it):
+Korean writes a noun and its particle as one word, so "헌혈증서를" in a question and "헌혈증서의" in a statute share
+no word as written, and every overlap feature of the answer's choice read the two as unrelated.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+from core.analyzers.korean import KoreanAnalyzer
+from core.analyzers.script import detect_language
 from core.domain import normalize_text
 from core.lexical import tokenize
 
 # Words that ask rather than say: no provision contains them, so they would look like the rarest terms.
 _QUESTION_WORDS = frozenset(tokenize(
     "what which who whom whose when where why how can could does do did should would is are was were has have"))
+# The same for Korean, as the analyzer writes them: interrogatives, "I" / "we", and the verbs a question is phrased with
+# ("되나요", "하나요", "있나요", "어떻게").
+_KOREAN_QUESTION_WORDS = frozenset("무엇 어디 누구 언제 얼마 왜 저 우리 어떻/V 어떠/V 이렇/V 되/V 하/V 있/V".split())
+_KOREAN = KoreanAnalyzer()
 _WORD = re.compile(r"\d+(?:\.\d+)*[a-z]?(?:\([0-9a-z]{1,4}\))*|[^\W\d_][\w']*")
 
 
@@ -23,7 +31,14 @@ def _term(word: str) -> tuple[str, ...]:
     return tuple(tokenize(word)) if word.isascii() else (word,)
 
 
+@lru_cache(maxsize=16384)
+def _korean_terms(text: str) -> tuple[str, ...]:
+    return tuple(t for t in _KOREAN.tokenize(text) if t not in _KOREAN_QUESTION_WORDS)
+
+
 def terms_of(text: str) -> list[str]:
     if text.isascii():
         return [t for t in tokenize(text) if t not in _QUESTION_WORDS]
+    if detect_language([text]) == "ko":
+        return list(_korean_terms(text))
     return [t for word in _WORD.findall(normalize_text(text).lower()) for t in _term(word) if t not in _QUESTION_WORDS]

@@ -2,7 +2,8 @@
 
 Vectors and unit metadata are held in memory (a corpus of ~15k windows is ~25 MB) so that any
 candidate — including one reached over the graph — can be scored against any query view without
-another store round trip. Neo4j is used only for expansion and is allowed to be down.
+another store round trip. The citation edges are read with the units (edges.py); Neo4j is read for longer walks
+and current law, and is allowed to be down.
 """
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ import numpy as np
 from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.edges import HELD_TYPES, HeldEdges
 from core.retrieval.filters import Filters
 from core.settings import Settings
 from core.stores import chroma_store
 from core.stores.graph_reader import Neo4jReader, reader_for
-from core.stores.queries import UnitRecord, unit_graph_info
+from core.stores.queries import UnitRecord, corpus_edges, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 # What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
@@ -51,6 +53,7 @@ class CorpusStores:
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
+    edges: HeldEdges | None = None  # the citation edges, read when the stores opened (None: Neo4j was down then)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
@@ -67,6 +70,7 @@ class CorpusStores:
                                         status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
         graph = reader_for(settings)
         order, graph_info = _overlay_graph_info(graph, corpus, units)
+        edges = _held_edges(graph, corpus, units) if graph_info else None
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
         window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
@@ -75,7 +79,7 @@ class CorpusStores:
         return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
                    collection, graph,
                    unit_ids, units, matrix, window_unit, lex_map, index, order=order,
-                   graph_info=graph_info)
+                   graph_info=graph_info, edges=edges)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -269,3 +273,10 @@ def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRe
         if row.get("order") is not None:
             order[row["id"]] = int(row["order"])
     return order, problem is None
+
+
+def _held_edges(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -> HeldEdges | None:
+    """The corpus's citation edges (edges.py), or None when Neo4j did not answer: expansion then reads it per question."""
+    no_rows: list[dict[str, Any]] = []
+    rows, problem = graph.call(lambda driver, database: corpus_edges(driver, database, corpus, HELD_TYPES), no_rows)
+    return None if problem else HeldEdges.from_rows(rows, units)

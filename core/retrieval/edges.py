@@ -1,0 +1,63 @@
+"""A corpus's citation edges held in memory, read once when its stores open, so that a question's expansion is a few
+dictionary reads instead of Neo4j round trips.
+
+The default method reads the citation neighbours of its top hits, then the delegation closure reads two more hops
+(act → decree → rules) over the whole families of its seed articles, and the extractive answer's closure reads
+again: on the Korean dev corpus those reads were most of a question's time after the embedding (each a round trip
+returning hundreds of rows, mostly same-tier citations the closure then drops). The edges change only with an
+ingest, and the stores are reopened after one (core.retrieval.reload), so they are read with the units.
+
+`neighbours` answers as `core.stores.queries.neighbours` does: each given unit's edges of the asked types in both
+directions, to stored units only, those to `within` only when it is given (filtered before the per-unit limit),
+an edge between two given units once from each end, parallel edges as often as they are stored. A unit with more
+than `limit_per_unit` such edges (a hub: a definitions section) is read from Neo4j, which returns its first edges in
+storage order, so the rankings are exactly those of the reads it replaces. CONTAINS is not held: the stores hold the
+tree (parents, children) already.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.domain import Edge, EdgeType
+
+HELD_TYPES: tuple[EdgeType, ...] = (EdgeType.REFERENCES, EdgeType.DELEGATES_TO, EdgeType.SPECIFIES, EdgeType.DEFINES,
+                                    EdgeType.AMENDS, EdgeType.REPLACES)
+
+
+@dataclass
+class HeldEdges:
+    by_unit: dict[str, list[Edge]] = field(default_factory=dict)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[dict[str, Any]], units: Iterable[str]) -> HeldEdges:
+        """Edges between two of `units` (the corpus's stored units) from `corpus_edges` rows."""
+        known = set(units)
+        by_unit: dict[str, list[Edge]] = {}
+        # Parallel edges (a provision citing another twice) are kept, as Neo4j returns them: they count towards
+        # a unit's limit there too.
+        edges = sorted((str(r["type"]), str(r["source"]), str(r["target"])) for r in rows
+                       if r["source"] in known and r["target"] in known and r["source"] != r["target"])
+        for kind, source, target in edges:
+            edge = Edge(source=source, type=kind, target=target)
+            by_unit.setdefault(source, []).append(edge)
+            by_unit.setdefault(target, []).append(edge)
+        return cls(by_unit)
+
+    @staticmethod
+    def holds(edge_types: Iterable[str]) -> bool:
+        return all(t in HELD_TYPES for t in edge_types)
+
+    def neighbours_of(self, unit_id: str, types: set[str], limit_per_unit: int, within: set[str] | None) -> list[Edge] | None:
+        """The unit's edges of these types (to `within` only, when given), or None when more than `limit_per_unit`
+        match: which of a hub's edges Neo4j returns first is its storage order, so a hub is read from Neo4j and
+        every ranking stays what it was."""
+        out: list[Edge] = []
+        for edge in self.by_unit.get(unit_id, ()):
+            other = edge.target if edge.source == unit_id else edge.source
+            if edge.type in types and (within is None or other in within):
+                if len(out) >= limit_per_unit:
+                    return None
+                out.append(edge)
+        return out
