@@ -145,3 +145,15 @@ def test_a_vector_match_reads_the_units_stored_vectors_per_question_and_clause()
     assert match.clause_cover == {"a": [pytest.approx(0.8), 0.0], "b": [0.0, pytest.approx(0.8)]}
     assert match.split("a", "b") == pytest.approx(0.8)
     assert vector_match([q, c1], units).clause_cover == {"a": [], "b": []}  # one clause is no split
+
+
+def test_each_model_reads_off_topic_questions_on_its_own_scale(e5: Embedder):
+    """e5's cosines sit near 0.85 for any question, MiniLM's near 0.3: one line for both would make e5 corpora
+    never decline (or MiniLM's always); a model nobody calibrated gets none rather than another model's."""
+    from core.embeddings.sentence import model_path
+
+    minilm = get_embedder(Settings(), SENTENCE_TRANSFORMERS)
+    assert e5.far_neighbourhood is not None and minilm.far_neighbourhood is not None
+    assert e5.far_neighbourhood > 0.8 > 0.5 > minilm.far_neighbourhood > 0.2
+    named = get_embedder(Settings(embedding_model=model_path(Settings())), SENTENCE_TRANSFORMERS)
+    assert named.far_neighbourhood is None

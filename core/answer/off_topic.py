@@ -23,12 +23,6 @@ from core.retrieval.stores import CorpusStores
 # law's topic meets a few by chance. The group is at most a twentieth of the corpus, so a small one is not
 # averaged whole. 40 separated the two sides best of 3, 5, 10, 20, 40, 80 (bench/results/ANSWERS.md, stop 30).
 NEIGHBOURS = 40
-# Below this mean cosine of the closest part's neighbourhood, no provision is taken to answer. Chosen on
-# bench/abstain (20 questions on other laws' topics) with GDPR user dev and HIPAA generated as the answerable side;
-# the sides meet narrowly (GDPR user dev: 2 of 45 below, the third at 0.315). It is on the English MiniLM model's
-# scale: with the e5 model's higher cosines (Korean, Vietnamese corpora) it fires less; `bench.off_topic` reads
-# a corpus's sets for another threshold.
-FAR_NEIGHBOURHOOD = 0.31
 _ENDS = ".?!。？！"
 _SENTENCE_END = re.compile(rf"(?<=[{_ENDS}])\s+")
 
@@ -65,8 +59,15 @@ def closeness(stores: CorpusStores, question: str, dense: np.ndarray | None = No
     return best
 
 
+def far_line(stores: CorpusStores) -> float | None:
+    """The closeness under which this corpus's model reads a question as off-topic (None: not calibrated)."""
+    return stores.embedder.far_neighbourhood
+
+
 def off_topic(signals: Signals | None, question: str) -> bool:
-    """No part of the question sits among the corpus's provisions (False when the retriever keeps no stores)."""
+    """No part of the question sits among the corpus's provisions (False when the retriever keeps no stores or
+    its model has no line)."""
     if signals is None or not len(signals.dense):
         return False
-    return closeness(signals.stores, question, signals.dense) < FAR_NEIGHBOURHOOD
+    line = far_line(signals.stores)
+    return line is not None and closeness(signals.stores, question, signals.dense) < line

@@ -40,6 +40,10 @@ class Embedder(ABC):
     # A sentence-transformers model whose token vectors the answerer's in-context reading uses (None: this backend
     # gives none, and the reading compares sentence vectors instead; core.answer.soft_match).
     token_model: Any = None
+    # The mean cosine of a question's nearest units under which no provision is taken to answer it
+    # (core.answer.off_topic); a model's cosines have their own scale, so each model has its own, and a model
+    # nobody calibrated (None) never declines. Chosen with `python -m bench.off_topic` (bench/results/ANSWERS.md).
+    far_neighbourhood: float | None = None
 
     @abstractmethod
     def windows(self, unit_id: str, text: str) -> list[Window]:

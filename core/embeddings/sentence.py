@@ -18,6 +18,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # Batches of questions whose token vectors are kept for the answer's in-context reading, least recently used out
 # first: a question is read in context right after it is embedded (~100 KiB a batch, so ~25 MiB at most).
 QUESTIONS_KEPT = 256
+# The packaged MiniLM's off-topic line (Embedder.far_neighbourhood), chosen on HIPAA and GDPR together; a model
+# named by CITEWALK_EMBEDDING_MODEL has a scale of its own and is not calibrated.
+MINILM_FAR_NEIGHBOURHOOD = 0.31
 
 
 def model_path(settings: Settings) -> str:
@@ -42,6 +45,7 @@ class SentenceTransformerEmbedder(Embedder):
 
         torch.set_num_threads(max(1, os.cpu_count() or 1))
         path = model_path(settings)
+        self.far_neighbourhood = None if settings.embedding_model else MINILM_FAR_NEIGHBOURHOOD
         try:
             self.model = SentenceTransformer(path, device="cpu")
         except Exception as exc:
