@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.answer.graph import GraphReader, Neo4jGraph
+from core.answer.kept_reads import KeptGraph, kept_reads_for
 from core.retrieval import registry
 from core.retrieval.base import Retriever
 from core.settings import Settings
@@ -31,10 +32,11 @@ class Stores:
 
 
 def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
-    """The retriever and the graph; Neo4j down gives graph=None and a notice (answers go on without expansion)."""
+    """The retriever and the graph (what it says of single units kept per ingest: core.answer.kept_reads); Neo4j
+    down gives graph=None and a notice (answers go on without expansion)."""
     retriever = make_retriever(settings, corpus, method)
     reader = reader_for(settings)
     driver = reader.driver_or_none()
     if driver is None:
         return Stores(retriever, None, UNAVAILABLE)
-    return Stores(retriever, Neo4jGraph(driver, reader.database))
+    return Stores(retriever, KeptGraph(Neo4jGraph(driver, reader.database), kept_reads_for(settings, corpus)))
