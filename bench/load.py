@@ -79,6 +79,18 @@ def rss_mib(pid: int) -> float:
     return round(total / 1024, 1)
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process and its children have used so far; 0 for one that is gone."""
+    total = 0.0
+    for child in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def _children(pid: int) -> list[int]:
     try:
         found = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -155,8 +167,15 @@ def _restart_report(samples: list[Sample], restart: Restart, run_started: float)
                                    "restarted_worker_after": _requests(after)}
 
 
+def cpu_report(used: dict[str, float], requests: int, run_s: float, load_before: float) -> dict:
+    """CPU per request of each part (app workers, Neo4j, this load generator), in ms, and the machine's load average
+    before: what a request costs, which a shared or slower machine does not change as much as it changes latency."""
+    per = {f"{part}_ms_per_request": round(1000 * seconds / max(1, requests), 1) for part, seconds in used.items()}
+    return per | {"cores_busy": round(sum(used.values()) / run_s, 2), "load_average_before": round(load_before, 2)}
+
+
 def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: argparse.Namespace,
-              startup: dict, restart: dict | None = None) -> dict:
+              startup: dict, restart: dict | None = None, cpu: dict | None = None) -> dict:
     ok = [s for s in samples if _ok(s)]
     overall = _requests(samples)
     expand = [s.timings["expand"] for s in ok if "expand" in s.timings]
@@ -183,6 +202,7 @@ def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: arg
                            "end": app_mem[-1] if app_mem else None,
                            "first_quarter_mean": round(statistics.fmean(app_mem[:quarter]), 1) if app_mem else None,
                            "last_quarter_mean": round(statistics.fmean(app_mem[-quarter:]), 1) if app_mem else None},
+        "cpu": cpu,
         "memory_samples": memory,
     }
 
@@ -203,7 +223,12 @@ async def drive(fleet: Fleet, password: str, args: argparse.Namespace, startup: 
     samples: list[Sample] = []
     memory: list[dict] = []
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_memory(fleet.pids, running_pid(get_settings()), stop, memory))
+    neo4j_pid = running_pid(get_settings())
+    sampler = asyncio.create_task(sample_memory(fleet.pids, neo4j_pid, stop, memory))
+    load_before = os.getloadavg()[0]
+    parts = {"app": lambda: sum(cpu_s(p) for p in fleet.pids), "neo4j": lambda: cpu_s(neo4j_pid) if neo4j_pid else 0.0,
+             "load_generator": time.process_time}
+    cpu_before = {part: read() for part, read in parts.items()}
     started = time.monotonic()
     deadline = started + args.minutes * 60
     restarting = None
@@ -212,10 +237,11 @@ async def drive(fleet: Fleet, password: str, args: argparse.Namespace, startup: 
     await asyncio.gather(*(user_loop(i, fleet, password, args.corpus, args.method, deadline, args.think_s, samples)
                            for i in range(args.users)))
     run_s = time.monotonic() - started
+    cpu = cpu_report({part: read() - cpu_before[part] for part, read in parts.items()}, len(samples), run_s, load_before)
     restart = _restart_report(samples, await restarting, started) if restarting else None
     stop.set()
     await sampler
-    return summarise(samples, memory, run_s, args, startup, restart)
+    return summarise(samples, memory, run_s, args, startup, restart, cpu)
 
 
 async def _restart_later(fleet: Fleet, after_s: float, run_started: float) -> Restart:
@@ -281,6 +307,10 @@ def markdown_table(r: dict) -> str:
         ("search p50 / p95", f"{r['retrieval']['search_ms_p50']} / {r['retrieval']['search_ms_p95']} ms"),
         ("graph / vector-store notices", f"{neo['answers_with_graph_notice']} / {r['retrieval']['answers_with_vector_store_notice']}"),
     ]
+    if cpu := r.get("cpu"):
+        rows += [("CPU per request: app / Neo4j / load generator",
+                  f"{cpu['app_ms_per_request']} / {cpu['neo4j_ms_per_request']} / {cpu['load_generator_ms_per_request']} ms"),
+                 ("cores busy (of the machine's); load average before", f"{cpu['cores_busy']}; {cpu['load_average_before']}")]
     rows += [(f"worker {i}: requests (errors), p50 / p95", _slice(w)) for i, w in enumerate(r.get("per_worker", []))]
     if restart := r.get("restart"):
         rows += [

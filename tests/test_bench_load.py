@@ -3,9 +3,12 @@ the other was out and the restarted worker's requests after it came back."""
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 
 from bench.fleet import Fleet, Restart
-from bench.load import Sample, _restart_report, summarise
+from bench.load import Sample, _restart_report, cpu_report, cpu_s, summarise
 
 
 def test_restart_window_and_per_worker_figures() -> None:
@@ -32,3 +35,20 @@ def test_users_fail_over_while_their_worker_is_out() -> None:
     assert [fleet.pick(h) for h in range(3)] == [0, 1, 2]
     fleet.up[1] = False
     assert [fleet.pick(h) for h in range(3)] == [0, 2, 2]
+
+
+def test_cpu_per_request_reads_a_process_and_its_children() -> None:
+    busy = subprocess.Popen([sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(30)"])
+    try:
+        deadline = 0
+        while cpu_s(busy.pid) < 0.5 and deadline < 100:  # its busy loop, read from /proc as the bench reads workers
+            subprocess.run(["sleep", "0.1"], check=True)
+            deadline += 1
+        assert 0.5 <= cpu_s(busy.pid) < 5
+    finally:
+        busy.kill()
+        busy.wait()
+    assert cpu_s(busy.pid) == 0.0  # gone: nothing to read, no error
+    report = cpu_report({"app": 3.0, "neo4j": 1.0, "load_generator": 0.5}, 10, 2.0, os.getloadavg()[0])
+    assert report["app_ms_per_request"] == 300.0 and report["neo4j_ms_per_request"] == 100.0
+    assert report["cores_busy"] == 2.25
