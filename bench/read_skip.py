@@ -56,9 +56,9 @@ def at_margin(items: list[Item], margin: float) -> dict[str, float]:
     for i in items:
         if not len(i.features):
             continue
-        read = _read_choice(i)
-        chosen = 0 if first_margin(i) >= margin else read
-        if first_margin(i) >= margin:
+        read, skip = _read_choice(i), first_margin(i) >= margin
+        chosen = 0 if skip else read
+        if skip:
             skipped += 1
             unsure_lost += int(read_margin(i, read) < UNSURE_MARGIN)
             if read != 0:

@@ -300,7 +300,12 @@ def read_in_context(best: list[Candidate], ledger: EvidenceLedger, question: str
 def shortlist(found: list[Candidate], ledger: EvidenceLedger, question: str,
               signals: Signals | None) -> list[Candidate]:
     """The best READ_POOL candidates by SET_WEIGHTS, their features extended by reading their units in context."""
-    return read_in_context([c for _, c in ranked(found, ledger)[:READ_POOL]], ledger, question, signals)
+    return _read_pool(ranked(found, ledger), ledger, question, signals)
+
+
+def _read_pool(first: list[tuple[float, Candidate]], ledger: EvidenceLedger, question: str,
+               signals: Signals | None) -> list[Candidate]:
+    return read_in_context([c for _, c in first[:READ_POOL]], ledger, question, signals)
 
 
 def clear_lead(first: list[tuple[float, Candidate]]) -> bool:
@@ -318,8 +323,7 @@ def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None
     if signals is not None and signals.reads_tokens and weights is None and clear_lead(first):
         scored = first  # reading would cost a model pass and, this far ahead, not change the choice
     else:
-        scored = ranked(read_in_context([c for _, c in first[:READ_POOL]], ledger, scorer.question, signals),
-                        ledger, weights or READ_WEIGHTS)
+        scored = ranked(_read_pool(first, ledger, scorer.question, signals), ledger, weights or READ_WEIGHTS)
     best_score, best = scored[0]
     runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
     ctx_cover = {u: scorer.score_terms(set(unit_tokens(ledger.units[u]))) for u in best.units}
