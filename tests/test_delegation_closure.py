@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from core.answer.closure import with_closure
+from core.answer.deps import AnswerDeps, Evidence
 from core.answer.service import answer_question
+from core.answer.signals import signals_for
 from core.domain import Edge, EdgeType
 from core.retrieval.articles import article_of
 from core.retrieval.base import RetrievalRequest
@@ -17,6 +20,7 @@ from core.retrieval.query import Query
 from core.retrieval.registry import get_retriever
 from core.settings import Settings
 from core.stores import queries
+from core.stores.queries import UnitRecord
 from ingest.pipeline import run_ingest
 from tests.test_korean_citations import ACT, DECREE, RULES
 
@@ -100,6 +104,40 @@ def test_the_answer_cites_the_delegated_detail_with_the_rule_it_details(closure_
     rules = [n for n, u in enumerate(cited) if u.startswith("closure/rules/art-1")]
     assert rules, cited
     assert len(cited) == len(set(cited))
+
+
+def closed_answer(settings: Settings, cited: list[str], hits: list[str]) -> tuple[list[str], AnswerDeps]:
+    """The extractive answer's closure of `cited`, the run's search having kept `hits` (in that order)."""
+    retriever = CitewalkRetriever(settings)
+    units = retriever.stores("closure").units
+    deps = AnswerDeps(settings=settings, corpus="closure", question=QUESTION, retriever=retriever, graph=None)
+    deps.ledger.record_all(Evidence(UnitRecord(id=u, label=units[u].label, text=units[u].text), "seed", rank=n)
+                           for n, u in enumerate(hits, start=1))
+    return with_closure(deps, signals_for(deps), cited), deps
+
+
+def test_a_cited_rules_article_brings_the_act_provision_it_details(closure_corpus: str, test_settings: Settings):
+    """시행규칙 제1조① details 법 제5조제1항: the act article is cited with it though the run kept no hit of it (a long
+    rules article's paragraphs fill the first hits), and is recorded as the search hit it is."""
+    out, deps = closed_answer(test_settings, ["closure/rules/art-1/cl-1"], ["closure/rules/art-1/cl-1"])
+    acts = [u for u in out if u.startswith("closure/act/art-5")]
+    assert acts and acts[0] in deps.ledger, out
+    # An answer that cites an act article already gets no second one from the rules article's citations.
+    out, _ = closed_answer(test_settings, ["closure/act/art-4/cl-1", "closure/rules/art-1/cl-1"],
+                           ["closure/rules/art-1/cl-1", "closure/act/art-4/cl-1"])
+    assert not [u for u in out if u.startswith("closure/act/art-5")], out
+
+
+def test_a_cited_paragraph_brings_only_what_it_delegates_itself(closure_corpus: str, test_settings: Settings):
+    """법 제4조⑤ leaves its exception to 시행령 제2조①; citing 제4조① (another duty of the same article) does not make
+    the decree part of the answer, citing ⑤ does."""
+    hits = ["closure/decree/art-2/cl-1"]
+    assert with_partner(closed_answer(test_settings, ["closure/act/art-4/cl-5"], hits)[0])
+    assert not with_partner(closed_answer(test_settings, ["closure/act/art-4/cl-1"], hits)[0])
+
+
+def with_partner(cited: list[str]) -> bool:
+    return any(u.startswith("closure/decree/art-2") for u in cited)
 
 
 def _as_set(edges: list[Edge]) -> set[tuple[str, str, str]]:
