@@ -12,7 +12,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -28,9 +28,13 @@ from core.stores.queries import UnitRecord, corpus_edges, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 # What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
-# units each) and question vectors (the search, then the answer's signals, embed the same question).
+# units each), question vectors (the search, then the answer's signals, embed the same question) and question
+# terms (the default method scores two BM25 indexes and the answer's signals a third with the same terms, and a
+# Korean or Vietnamese segmenter takes milliseconds per cut).
 MAX_MASKS = 64
 MAX_QUERY_VECTORS = 256
+MAX_QUESTION_TERMS = 256
+T = TypeVar("T")
 
 
 @dataclass
@@ -50,6 +54,7 @@ class CorpusStores:
     index: dict[str, int] = field(default_factory=dict)
     _masks: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _query_vectors: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
+    _question_terms: OrderedDict[Hashable, tuple[str, ...]] = field(default_factory=OrderedDict)
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
@@ -87,8 +92,12 @@ class CorpusStores:
         return self._remember(self._query_vectors, tuple(texts), MAX_QUERY_VECTORS,
                               lambda: self.embedder.embed_queries(texts, self.config.query_threads))
 
-    def _remember(self, cache: OrderedDict[Hashable, np.ndarray], key: Hashable, limit: int,
-                  make: Callable[[], np.ndarray]) -> np.ndarray:
+    def terms(self, text: str) -> tuple[str, ...]:
+        """The corpus analyzer's terms of a question (every BM25 index of the stores was cut by that analyzer)."""
+        return self._remember(self._question_terms, text, MAX_QUESTION_TERMS,
+                              lambda: tuple(self.lexical.analyzer.tokenize(text)))
+
+    def _remember(self, cache: OrderedDict[Hashable, T], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
         least recently used goes past `limit`. Kept arrays are read-only, since every caller shares them."""
         with self._remember_lock:
@@ -96,7 +105,8 @@ class CorpusStores:
                 cache.move_to_end(key)
                 return cache[key]
         value = make()
-        value.flags.writeable = False
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
         with self._remember_lock:
             cache[key] = value
             while len(cache) > limit:
@@ -138,7 +148,7 @@ class CorpusStores:
 
     def lexical_scores(self, text: str) -> np.ndarray:
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
-        raw = self.lexical.scores(text)
+        raw = self.lexical.term_scores(self.terms(text))
         known = self.lexical_to_unit >= 0
         out[self.lexical_to_unit[known]] = raw[known]
         return out
@@ -174,7 +184,7 @@ class CorpusStores:
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical
-        return self.lexical_scores(text) if index is None else index.scores(text)  # built over unit_ids
+        return self.lexical_scores(text) if index is None else index.term_scores(self.terms(text))  # over unit_ids
 
     @cached_property
     def children(self) -> dict[str, list[str]]:
