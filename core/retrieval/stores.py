@@ -19,12 +19,12 @@ import numpy as np
 from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
-from core.retrieval.edges import HELD_TYPES, HeldEdges
+from core.retrieval.edges import HELD_TYPES, ChainStarts, HeldEdges
 from core.retrieval.filters import Filters
 from core.settings import Settings
 from core.stores import chroma_store
 from core.stores.graph_reader import Neo4jReader, reader_for
-from core.stores.queries import UnitRecord, corpus_edges, unit_graph_info
+from core.stores.queries import UnitRecord, chain_starts, corpus_edges, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 # What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
@@ -59,6 +59,7 @@ class CorpusStores:
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
     edges: HeldEdges | None = None  # the citation edges, read when the stores opened (None: Neo4j was down then)
+    chain_starts: ChainStarts | None = None  # where amendment chains start, read with them (None: ask every time)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
@@ -76,6 +77,7 @@ class CorpusStores:
         graph = reader_for(settings)
         order, graph_info = _overlay_graph_info(graph, corpus, units)
         edges = _held_edges(graph, corpus, units) if graph_info else None
+        starts = _chain_starts(graph, corpus) if graph_info else None
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
         window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
@@ -84,7 +86,7 @@ class CorpusStores:
         return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
                    collection, graph,
                    unit_ids, units, matrix, window_unit, lex_map, index, order=order,
-                   graph_info=graph_info, edges=edges)
+                   graph_info=graph_info, edges=edges, chain_starts=starts)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -290,3 +292,10 @@ def _held_edges(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -
     no_rows: list[dict[str, Any]] = []
     rows, problem = graph.call(lambda driver, database: corpus_edges(driver, database, corpus, HELD_TYPES), no_rows)
     return None if problem else HeldEdges.from_rows(rows, units)
+
+
+def _chain_starts(graph: Neo4jReader, corpus: str) -> ChainStarts | None:
+    """Where the corpus's amendment chains start (edges.py), or None when Neo4j did not answer."""
+    no_rows: dict[str, bool] = {}
+    starts, problem = graph.call(lambda driver, database: chain_starts(driver, database, corpus), no_rows)
+    return None if problem else ChainStarts(starts)
