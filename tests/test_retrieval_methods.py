@@ -157,6 +157,35 @@ def test_current_law_asks_neo4j_only_about_units_a_kept_chain_can_start_from(tes
     assert {s: ranked(hits, s) for s in (False, True)} == every_time and asked == [[plain, old], [plain, old]]
 
 
+def test_a_hubs_edges_are_read_from_neo4j_once_per_stores(test_settings, request_, neo4j_driver, monkeypatch):
+    """The held edges leave a hub (more edges than the per-unit limit) to Neo4j; the edges read are kept with the
+    stores, so a definitions article that is the hub of question after question costs one round trip."""
+    from core.domain import EdgeType
+    from core.retrieval.expansion import neighbour_edges
+    from core.retrieval.query import Query
+    from core.retrieval.reload import open_stores
+
+    stores = open_stores(test_settings, request_.corpus)
+    assert stores.edges is not None
+    hub = next(uid for uid, edges in stores.edges.by_unit.items()
+               if sum(e.type == EdgeType.REFERENCES for e in edges) >= 4)
+    stores._hub_reads.clear()
+    reads: list[list[str]] = []
+    read = graph_queries.neighbours
+
+    def counted(driver, database, unit_ids, *args, **kwargs):
+        reads.append(list(unit_ids))
+        return read(driver, database, unit_ids, *args, **kwargs)
+
+    monkeypatch.setattr(graph_queries, "neighbours", counted)
+    first = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
+    again = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
+    assert len(first) == 2 and first == again and reads == [[hub]]
+    assert first == read(neo4j_driver, test_settings.neo4j_database, [hub], [EdgeType.REFERENCES], "both", 2)
+    wider = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 3)  # another read, its own key
+    assert len(wider) == 3 and wider[:2] == first and reads == [[hub], [hub]]
+
+
 @pytest.mark.parametrize("method", ["bm25", "graph", "refwalk", "citewalk"])
 def test_cypher_looking_question_is_just_text(method, test_settings, hipaa_corpus, neo4j_driver):
     count = "MATCH (n) RETURN count(n) AS n"

@@ -51,12 +51,23 @@ def neighbour_edges(query: Query, unit_ids: list[str], edge_types: list[EdgeType
         found: list[Edge] = []
         for uid in unit_ids:
             own = held.neighbours_of(uid, types, limit_per_unit, inside)
-            found += own if own is not None else _read_neighbours(query, [uid], edge_types, limit_per_unit, within)
+            found += own if own is not None else _hub_edges(query, uid, edge_types, limit_per_unit, within)
         query.timed("graph expansion", started)
         return found
     edges = _read_neighbours(query, unit_ids, edge_types, limit_per_unit, within)
     query.timed("graph expansion", started)
     return edges
+
+
+def _hub_edges(query: Query, unit_id: str, edge_types: list[EdgeType], limit_per_unit: int,
+               within: list[str] | None) -> list[Edge]:
+    def read() -> tuple[Edge, ...] | None:
+        before = len(query.degraded)
+        edges = _read_neighbours(query, [unit_id], edge_types, limit_per_unit, within)
+        return None if len(query.degraded) > before else tuple(edges)
+
+    key = (unit_id, tuple(edge_types), limit_per_unit, None if within is None else frozenset(within))
+    return list(query.stores.hub_edges(key, read) or ())
 
 
 def _read_neighbours(query: Query, unit_ids: list[str], edge_types: list[EdgeType], limit_per_unit: int,

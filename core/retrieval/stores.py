@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from core.domain import Edge
 from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
@@ -30,10 +31,11 @@ INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 # What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
 # units each), question vectors (the search, then the answer's signals, embed the same question) and question
 # terms (the default method scores two BM25 indexes and the answer's signals a third with the same terms, and a
-# Korean or Vietnamese segmenter takes milliseconds per cut).
+# Korean or Vietnamese segmenter takes milliseconds per cut), and hubs' edges read from Neo4j (edges.py).
 MAX_MASKS = 64
 MAX_QUERY_VECTORS = 256
 MAX_QUESTION_TERMS = 256
+MAX_HUB_READS = 1024
 T = TypeVar("T")
 
 
@@ -55,6 +57,7 @@ class CorpusStores:
     _masks: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _query_vectors: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _question_terms: OrderedDict[Hashable, tuple[str, ...]] = field(default_factory=OrderedDict)
+    _hub_reads: OrderedDict[Hashable, tuple[Edge, ...]] = field(default_factory=OrderedDict)
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
@@ -98,6 +101,23 @@ class CorpusStores:
         """The corpus analyzer's terms of a question (every BM25 index of the stores was cut by that analyzer)."""
         return self._remember(self._question_terms, text, MAX_QUESTION_TERMS,
                               lambda: tuple(self.lexical.analyzer.tokenize(text)))
+
+    def hub_edges(self, key: Hashable, read: Callable[[], tuple[Edge, ...] | None]) -> tuple[Edge, ...] | None:
+        """A hub's edges as Neo4j returned them for this key (unit, types, limit, within), read once: the held edges
+        leave a hub to Neo4j (its first edges in storage order), and a definitions article is the hub of question
+        after question. The graph changes only with an ingest, which reopens the stores. A failed read (None) is
+        not kept."""
+        with self._remember_lock:
+            if key in self._hub_reads:
+                self._hub_reads.move_to_end(key)
+                return self._hub_reads[key]
+        edges = read()
+        if edges is not None:
+            with self._remember_lock:
+                self._hub_reads[key] = edges
+                while len(self._hub_reads) > MAX_HUB_READS:
+                    self._hub_reads.popitem(last=False)
+        return edges
 
     def _remember(self, cache: OrderedDict[Hashable, T], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
