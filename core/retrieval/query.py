@@ -1,6 +1,7 @@
 """One question against one corpus: its vectors and corpus-wide scores, computed once and shared."""
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cached_property
@@ -38,9 +39,15 @@ class Query:
         models let go of the GIL while they compute (e5's C engine through ctypes, torch), so on two cores the
         embedding and the segmenter overlap; the vector is the one embedding it here gives."""
         if self._embedding is None and "vector" not in self.__dict__:
-            self._embedding = _EMBEDDERS.submit(self._embed)
+            running = threading.Event()
+            self._embedding = _EMBEDDERS.submit(self._embed, running)
+            # A segmenter (Kiwi) keeps the GIL while it cuts: the worker must be on its way into the model first, or
+            # it would start only once the cut is done.
+            running.wait()
 
-    def _embed(self) -> tuple[np.ndarray, float]:
+    def _embed(self, running: threading.Event | None = None) -> tuple[np.ndarray, float]:
+        if running is not None:
+            running.set()
         started = time.perf_counter()
         vector: np.ndarray = self.stores.embed([self.request.question])[0]
         return vector, (time.perf_counter() - started) * 1000
