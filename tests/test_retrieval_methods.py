@@ -114,6 +114,19 @@ def test_current_law_follows_amendments(test_settings, request_, neo4j_driver):
     assert provenance[ids[1]][0].path[0].target == records[0]["old"]
 
 
+def units_asked(monkeypatch: pytest.MonkeyPatch, read: str) -> list[list[str]]:
+    """The unit ids each call of this graph read is asked about, from now on (the read itself still runs)."""
+    asked: list[list[str]] = []
+    real = getattr(graph_queries, read)
+
+    def counted(driver, database, unit_ids, *args, **kwargs):
+        asked.append(list(unit_ids))
+        return real(driver, database, unit_ids, *args, **kwargs)
+
+    monkeypatch.setattr(graph_queries, read, counted)
+    return asked
+
+
 def test_current_law_asks_neo4j_only_about_units_a_kept_chain_can_start_from(test_settings, request_, neo4j_driver,
                                                                            monkeypatch):
     """The stores know where amendment chains start; a top hit no kept chain starts from is not asked about, and the
@@ -131,14 +144,7 @@ def test_current_law_asks_neo4j_only_about_units_a_kept_chain_can_start_from(tes
     stores = open_stores(test_settings, request_.corpus)
     assert stores.chain_starts is not None
     plain = next(u for u in stores.unit_ids if u not in stores.chain_starts.typed_by_unit and u not in (old, new))
-    asked: list[list[str]] = []
-    read = graph_queries.latest_versions
-
-    def counted(driver, database, unit_ids, *args, **kwargs):
-        asked.append(list(unit_ids))
-        return read(driver, database, unit_ids, *args, **kwargs)
-
-    monkeypatch.setattr(graph_queries, "latest_versions", counted)
+    asked = units_asked(monkeypatch, "latest_versions")
 
     def ranked(hits: list[tuple[str, float]], superseded_only: bool) -> list[str]:
         return [u for u, _ in with_current_versions(Query(stores, request_), hits, {}, superseded_only=superseded_only)]
@@ -170,14 +176,8 @@ def test_a_hubs_edges_are_read_from_neo4j_once_per_stores(test_settings, request
     hub = next(uid for uid, edges in stores.edges.by_unit.items()
                if sum(e.type == EdgeType.REFERENCES for e in edges) >= 4)
     stores._hub_reads.clear()
-    reads: list[list[str]] = []
     read = graph_queries.neighbours
-
-    def counted(driver, database, unit_ids, *args, **kwargs):
-        reads.append(list(unit_ids))
-        return read(driver, database, unit_ids, *args, **kwargs)
-
-    monkeypatch.setattr(graph_queries, "neighbours", counted)
+    reads = units_asked(monkeypatch, "neighbours")
     first = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
     again = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
     assert len(first) == 2 and first == again and reads == [[hub]]
