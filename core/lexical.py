@@ -6,6 +6,7 @@ question for it; an index saved before analyzers existed is English.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import bm25s
@@ -78,10 +79,13 @@ class LexicalIndex:
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 of every indexed document, in index order (zeros when the query has no searchable word)."""
-        tokens = self.analyzer.tokenize(query)
+        return self.term_scores(self.analyzer.tokenize(query))
+
+    def term_scores(self, tokens: Sequence[str]) -> np.ndarray:
+        """`scores` of a query this index's analyzer has cut already."""
         if not tokens:
             return np.zeros(len(self.unit_ids), dtype=np.float32)
-        return np.asarray(self.retriever.get_scores(tokens), dtype=np.float32)
+        return np.asarray(self.retriever.get_scores(list(tokens)), dtype=np.float32)
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         tokens = self.analyzer.tokenize(query)

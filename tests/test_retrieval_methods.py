@@ -114,6 +114,78 @@ def test_current_law_follows_amendments(test_settings, request_, neo4j_driver):
     assert provenance[ids[1]][0].path[0].target == records[0]["old"]
 
 
+def units_asked(monkeypatch: pytest.MonkeyPatch, read: str) -> list[list[str]]:
+    """The unit ids each call of this graph read is asked about, from now on (the read itself still runs)."""
+    asked: list[list[str]] = []
+    real = getattr(graph_queries, read)
+
+    def counted(driver, database, unit_ids, *args, **kwargs):
+        asked.append(list(unit_ids))
+        return real(driver, database, unit_ids, *args, **kwargs)
+
+    monkeypatch.setattr(graph_queries, read, counted)
+    return asked
+
+
+def test_current_law_asks_neo4j_only_about_units_a_kept_chain_can_start_from(test_settings, request_, neo4j_driver,
+                                                                           monkeypatch):
+    """The stores know where amendment chains start; a top hit no kept chain starts from is not asked about, and the
+    ranking is the one asking about every hit gives."""
+    from core.retrieval.expansion import with_current_versions
+    from core.retrieval.query import Query
+    from core.retrieval.reload import open_stores
+
+    records, _, _ = neo4j_driver.execute_query(
+        "MATCH (n:Unit {corpus: $c})-[r:AMENDS|REPLACES]->(o:Unit) WHERE r.action IS NULL "
+        "RETURN o.id AS old, n.id AS new LIMIT 1", c=request_.corpus, database_=test_settings.neo4j_database)
+    if not records:
+        pytest.skip("no untyped amendment edge in this corpus")
+    old, new = records[0]["old"], records[0]["new"]
+    stores = open_stores(test_settings, request_.corpus)
+    assert stores.chain_starts is not None
+    plain = next(u for u in stores.unit_ids if u not in stores.chain_starts.typed_by_unit and u not in (old, new))
+    asked = units_asked(monkeypatch, "latest_versions")
+
+    def ranked(hits: list[tuple[str, float]], superseded_only: bool) -> list[str]:
+        return [u for u, _ in with_current_versions(Query(stores, request_), hits, {}, superseded_only=superseded_only)]
+
+    hits = [(plain, 2.0), (old, 1.0)]
+    assert ranked(hits, False)[:3] == [plain, old, new] and asked == [[old]]
+    asked.clear()
+    # The default method keeps only chains of superseded hits or typed instructions: an in-force unit given new words
+    # by an untyped edge is not followed, and now not asked about either.
+    assert ranked(hits, True) == [plain, old] and asked == []
+    every_time = {}
+    for superseded_only in (False, True):
+        every_time[superseded_only] = ranked(hits, superseded_only)
+    monkeypatch.setattr(stores, "chain_starts", None)
+    asked.clear()
+    assert {s: ranked(hits, s) for s in (False, True)} == every_time and asked == [[plain, old], [plain, old]]
+
+
+def test_a_hubs_edges_are_read_from_neo4j_once_per_stores(test_settings, request_, neo4j_driver, monkeypatch):
+    """The held edges leave a hub (more edges than the per-unit limit) to Neo4j; the edges read are kept with the
+    stores, so a definitions article that is the hub of question after question costs one round trip."""
+    from core.domain import EdgeType
+    from core.retrieval.expansion import neighbour_edges
+    from core.retrieval.query import Query
+    from core.retrieval.reload import open_stores
+
+    stores = open_stores(test_settings, request_.corpus)
+    assert stores.edges is not None
+    hub = next(uid for uid, edges in stores.edges.by_unit.items()
+               if sum(e.type == EdgeType.REFERENCES for e in edges) >= 4)
+    stores._hub_reads.clear()
+    read = graph_queries.neighbours
+    reads = units_asked(monkeypatch, "neighbours")
+    first = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
+    again = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 2)
+    assert len(first) == 2 and first == again and reads == [[hub]]
+    assert first == read(neo4j_driver, test_settings.neo4j_database, [hub], [EdgeType.REFERENCES], "both", 2)
+    wider = neighbour_edges(Query(stores, request_), [hub], [EdgeType.REFERENCES], 3)  # another read, its own key
+    assert len(wider) == 3 and wider[:2] == first and reads == [[hub], [hub]]
+
+
 @pytest.mark.parametrize("method", ["bm25", "graph", "refwalk", "citewalk"])
 def test_cypher_looking_question_is_just_text(method, test_settings, hipaa_corpus, neo4j_driver):
     count = "MATCH (n) RETURN count(n) AS n"

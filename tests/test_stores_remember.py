@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from core.analyzers import EnglishAnalyzer
 from core.retrieval import stores as stores_module
+from core.retrieval.config import RetrievalConfig
 from core.retrieval.filters import Filters
 from core.settings import get_settings
 from tests.support.corpus_stores import built_stores
@@ -43,3 +45,29 @@ def test_a_question_embedded_again_is_not_run_through_the_model_again() -> None:
         assert len(stores._query_vectors) == stores_module.MAX_QUERY_VECTORS
     finally:
         del stores.embedder.embed_queries
+
+
+class CountingAnalyzer(EnglishAnalyzer):
+    def __init__(self) -> None:
+        self.cut: list[str] = []
+
+    def tokenize(self, text: str) -> list[str]:
+        self.cut.append(text)
+        return super().tokenize(text)
+
+
+def test_a_question_is_cut_into_terms_once_for_every_bm25_index_that_scores_it() -> None:
+    """The default method scores the plain and the heading index, the answer's signals the plain one again: a
+    Korean or Vietnamese segmenter cuts the question once, and the scores are those of cutting it each time."""
+    stores = built_stores(get_settings(), "remember", RetrievalConfig(context_depth=0), searchable=True)
+    question = "Which records must be kept on rule 7?"
+    expected = stores.lexical.scores(question)
+    analyzer = CountingAnalyzer()
+    stores.lexical.analyzer = analyzer
+    first = stores.lexical_scores(question)
+    assert np.array_equal(stores.context_lexical_scores(question), first)
+    assert np.array_equal(stores.lexical_scores(question), first) and np.array_equal(first, expected)
+    assert analyzer.cut == [question]
+    for n in range(stores_module.MAX_QUESTION_TERMS + 10):
+        stores.terms(f"question {n}")
+    assert len(stores._question_terms) == stores_module.MAX_QUESTION_TERMS

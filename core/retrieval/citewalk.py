@@ -41,6 +41,8 @@ class CitewalkRetriever(CorpusRetriever):
 
     def rank(self, query: Query) -> tuple[Ranked, ProvenanceMap]:
         cfg, stores = self.config, query.stores
+        query.start_embedding()
+        _ = query.lexical  # read by the provenance below: scored here while the question is embedded
         base = np.where(query.mask, self.base_scores(query), -np.inf)
         order = top_indices(base, cfg.pair_pool, query.mask)
         pool = {stores.unit_ids[i]: float(base[i]) for i in order}

@@ -16,7 +16,7 @@ tree (parents, children) already.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,3 +61,19 @@ class HeldEdges:
                     return None
                 out.append(edge)
         return out
+
+
+@dataclass(frozen=True)
+class ChainStarts:
+    """The units an amendment chain can start from (`core.stores.queries.chain_starts`), read with the edges: the
+    default method asks Neo4j for the current versions of its top hits on every question, and on a corpus where few
+    units were given new words (2 of the Korean dev corpus's 10,840) the answer is almost always none. Each unit says
+    whether a text-giving edge into it carries an instruction's action (a chain from it may start typed)."""
+
+    typed_by_unit: Mapping[str, bool] = field(default_factory=dict)
+
+    def may_follow(self, unit_id: str, untyped_kept: bool) -> bool:
+        """Whether `latest_versions` can give this unit a chain the caller keeps (an untyped one only when
+        `untyped_kept`): when not, the unit need not be asked about."""
+        typed = self.typed_by_unit.get(unit_id)
+        return typed is not None and (typed or untyped_kept)

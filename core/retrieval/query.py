@@ -1,7 +1,9 @@
 """One question against one corpus: its vectors and corpus-wide scores, computed once and shared."""
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cached_property
 from typing import Literal
 
@@ -13,6 +15,9 @@ from core.retrieval.language import lexical_share
 from core.retrieval.statement import answer_split, with_stem
 from core.retrieval.stores import CorpusStores
 
+# Questions embedded beside their BM25 (Query.start_embedding): a few at once, as many as the chat answers together.
+_EMBEDDERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citewalk-embed")
+
 
 class Query:
     def __init__(self, stores: CorpusStores, request: RetrievalRequest) -> None:
@@ -20,6 +25,7 @@ class Query:
         self.request = request
         self.timings: dict[str, float] = {}
         self.degraded: list[str] = []
+        self._embedding: Future[tuple[np.ndarray, float]] | None = None
 
     def timed(self, stage: str, started: float) -> None:
         self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - started) * 1000
@@ -28,11 +34,33 @@ class Query:
     def mask(self) -> np.ndarray:
         return self.stores.allowed_mask(self.request.filters)
 
-    @cached_property
-    def vector(self) -> np.ndarray:
+    def start_embedding(self) -> None:
+        """Embed the question in a worker thread while this one scores its BM25 views; `vector` waits for it. The
+        models let go of the GIL while they compute (e5's C engine through ctypes, torch), so on two cores the
+        embedding and the segmenter overlap; the vector is the one embedding it here gives."""
+        if self._embedding is None and "vector" not in self.__dict__:
+            running = threading.Event()
+            self._embedding = _EMBEDDERS.submit(self._embed, running)
+            # A segmenter (Kiwi) keeps the GIL while it cuts: the worker must be on its way into the model first, or
+            # it would start only once the cut is done.
+            running.wait()
+
+    def _embed(self, running: threading.Event | None = None) -> tuple[np.ndarray, float]:
+        if running is not None:
+            running.set()
         started = time.perf_counter()
         vector: np.ndarray = self.stores.embed([self.request.question])[0]
-        self.timed("embed", started)
+        return vector, (time.perf_counter() - started) * 1000
+
+    @cached_property
+    def vector(self) -> np.ndarray:
+        if self._embedding is None:
+            vector, ms = self._embed()
+        else:
+            started = time.perf_counter()
+            vector, ms = self._embedding.result()
+            self.timed("embed wait", started)  # what the embedding still cost once the BM25 side was done
+        self.timings["embed"] = self.timings.get("embed", 0.0) + ms
         return vector
 
     @cached_property

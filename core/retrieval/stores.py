@@ -12,25 +12,31 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+from core.domain import Edge
 from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
-from core.retrieval.edges import HELD_TYPES, HeldEdges
+from core.retrieval.edges import HELD_TYPES, ChainStarts, HeldEdges
 from core.retrieval.filters import Filters
 from core.settings import Settings
 from core.stores import chroma_store
 from core.stores.graph_reader import Neo4jReader, reader_for
-from core.stores.queries import UnitRecord, corpus_edges, unit_graph_info
+from core.stores.queries import UnitRecord, chain_starts, corpus_edges, unit_graph_info
 
 INACTIVE_STATUSES = frozenset({"repealed", "expired", "revoked", "superseded"})
 # What the stores remember between questions, bounded whatever the traffic: filter masks (a few KiB per 1,000
-# units each) and question vectors (the search, then the answer's signals, embed the same question).
+# units each), question vectors (the search, then the answer's signals, embed the same question) and question
+# terms (the default method scores two BM25 indexes and the answer's signals a third with the same terms, and a
+# Korean or Vietnamese segmenter takes milliseconds per cut), and hubs' edges read from Neo4j (edges.py).
 MAX_MASKS = 64
 MAX_QUERY_VECTORS = 256
+MAX_QUESTION_TERMS = 256
+MAX_HUB_READS = 1024
+T = TypeVar("T")
 
 
 @dataclass
@@ -50,10 +56,13 @@ class CorpusStores:
     index: dict[str, int] = field(default_factory=dict)
     _masks: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _query_vectors: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
+    _question_terms: OrderedDict[Hashable, tuple[str, ...]] = field(default_factory=OrderedDict)
+    _hub_reads: OrderedDict[Hashable, tuple[Edge, ...]] = field(default_factory=OrderedDict)
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
     edges: HeldEdges | None = None  # the citation edges, read when the stores opened (None: Neo4j was down then)
+    chain_starts: ChainStarts | None = None  # where amendment chains start, read with them (None: ask every time)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
@@ -71,6 +80,7 @@ class CorpusStores:
         graph = reader_for(settings)
         order, graph_info = _overlay_graph_info(graph, corpus, units)
         edges = _held_edges(graph, corpus, units) if graph_info else None
+        starts = _chain_starts(graph, corpus) if graph_info else None
         unit_ids = sorted(units)
         index = {u: i for i, u in enumerate(unit_ids)}
         window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
@@ -79,7 +89,7 @@ class CorpusStores:
         return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
                    collection, graph,
                    unit_ids, units, matrix, window_unit, lex_map, index, order=order,
-                   graph_info=graph_info, edges=edges)
+                   graph_info=graph_info, edges=edges, chain_starts=starts)
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -87,8 +97,29 @@ class CorpusStores:
         return self._remember(self._query_vectors, tuple(texts), MAX_QUERY_VECTORS,
                               lambda: self.embedder.embed_queries(texts, self.config.query_threads))
 
-    def _remember(self, cache: OrderedDict[Hashable, np.ndarray], key: Hashable, limit: int,
-                  make: Callable[[], np.ndarray]) -> np.ndarray:
+    def terms(self, text: str) -> tuple[str, ...]:
+        """The corpus analyzer's terms of a question (every BM25 index of the stores was cut by that analyzer)."""
+        return self._remember(self._question_terms, text, MAX_QUESTION_TERMS,
+                              lambda: tuple(self.lexical.analyzer.tokenize(text)))
+
+    def hub_edges(self, key: Hashable, read: Callable[[], tuple[Edge, ...] | None]) -> tuple[Edge, ...] | None:
+        """A hub's edges as Neo4j returned them for this key (unit, types, limit, within), read once: the held edges
+        leave a hub to Neo4j (its first edges in storage order), and a definitions article is the hub of question
+        after question. The graph changes only with an ingest, which reopens the stores. A failed read (None) is
+        not kept."""
+        with self._remember_lock:
+            if key in self._hub_reads:
+                self._hub_reads.move_to_end(key)
+                return self._hub_reads[key]
+        edges = read()
+        if edges is not None:
+            with self._remember_lock:
+                self._hub_reads[key] = edges
+                while len(self._hub_reads) > MAX_HUB_READS:
+                    self._hub_reads.popitem(last=False)
+        return edges
+
+    def _remember(self, cache: OrderedDict[Hashable, T], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
         least recently used goes past `limit`. Kept arrays are read-only, since every caller shares them."""
         with self._remember_lock:
@@ -96,7 +127,8 @@ class CorpusStores:
                 cache.move_to_end(key)
                 return cache[key]
         value = make()
-        value.flags.writeable = False
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
         with self._remember_lock:
             cache[key] = value
             while len(cache) > limit:
@@ -138,7 +170,7 @@ class CorpusStores:
 
     def lexical_scores(self, text: str) -> np.ndarray:
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
-        raw = self.lexical.scores(text)
+        raw = self.lexical.term_scores(self.terms(text))
         known = self.lexical_to_unit >= 0
         out[self.lexical_to_unit[known]] = raw[known]
         return out
@@ -174,7 +206,7 @@ class CorpusStores:
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical
-        return self.lexical_scores(text) if index is None else index.scores(text)  # built over unit_ids
+        return self.lexical_scores(text) if index is None else index.term_scores(self.terms(text))  # over unit_ids
 
     @cached_property
     def children(self) -> dict[str, list[str]]:
@@ -280,3 +312,10 @@ def _held_edges(graph: Neo4jReader, corpus: str, units: dict[str, UnitRecord]) -
     no_rows: list[dict[str, Any]] = []
     rows, problem = graph.call(lambda driver, database: corpus_edges(driver, database, corpus, HELD_TYPES), no_rows)
     return None if problem else HeldEdges.from_rows(rows, units)
+
+
+def _chain_starts(graph: Neo4jReader, corpus: str) -> ChainStarts | None:
+    """Where the corpus's amendment chains start (edges.py), or None when Neo4j did not answer."""
+    no_rows: dict[str, bool] = {}
+    starts, problem = graph.call(lambda driver, database: chain_starts(driver, database, corpus), no_rows)
+    return None if problem else ChainStarts(starts)

@@ -205,8 +205,9 @@ def children(driver: Driver, database: str, unit_ids: list[str], limit_per_unit:
 
 # An edge hands its target new words unless its grammar read a removing or plain-amending action
 # (core.current_law.gives_text; edges of grammars that record no action always pass).
-_GIVES_TEXT = ("all(r IN relationships(p) WHERE r.action IS NULL OR (r.action IN $new_text AND "
-               "coalesce(r.resolution, 'exact') = 'exact' AND startNode(r).document_id <> endNode(r).document_id))")
+_TEXT_GIVING = ("(r.action IS NULL OR (r.action IN $new_text AND coalesce(r.resolution, 'exact') = 'exact' AND "
+                "startNode(r).document_id <> endNode(r).document_id))")
+_GIVES_TEXT = "all(r IN relationships(p) WHERE " + _TEXT_GIVING + ")"
 
 
 def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
@@ -291,6 +292,17 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
     )
     return {r["uid"]: ([Edge(source=s, type=t, target=e) for s, t, e in r["edges"]], bool(r["typed"]))
             for r in records}
+
+
+def chain_starts(driver: Driver, database: str, corpus: str) -> dict[str, bool]:
+    """The corpus's units a `latest_versions` chain can start from (a text-giving AMENDS/REPLACES edge comes into
+    them), each with whether such an edge carries an instruction's action (the chain's first edge may be typed)."""
+    records, _, _ = driver.execute_query(
+        "MATCH (t:Unit {corpus: $corpus})<-[r:AMENDS|REPLACES]-() WHERE " + _TEXT_GIVING + " "
+        "RETURN t.id AS id, count(r.action) > 0 AS typed",
+        corpus=corpus, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
+    )
+    return {r["id"]: bool(r["typed"]) for r in records}
 
 
 def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
