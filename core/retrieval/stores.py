@@ -107,26 +107,20 @@ class CorpusStores:
         leave a hub to Neo4j (its first edges in storage order), and a definitions article is the hub of question
         after question. The graph changes only with an ingest, which reopens the stores. A failed read (None) is
         not kept."""
-        with self._remember_lock:
-            if key in self._hub_reads:
-                self._hub_reads.move_to_end(key)
-                return self._hub_reads[key]
-        edges = read()
-        if edges is not None:
-            with self._remember_lock:
-                self._hub_reads[key] = edges
-                while len(self._hub_reads) > MAX_HUB_READS:
-                    self._hub_reads.popitem(last=False)
-        return edges
+        return self._remember(self._hub_reads, key, MAX_HUB_READS, read)
 
-    def _remember(self, cache: OrderedDict[Hashable, T], key: Hashable, limit: int, make: Callable[[], T]) -> T:
+    def _remember(self, cache: OrderedDict[Hashable, Any], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
-        least recently used goes past `limit`. Kept arrays are read-only, since every caller shares them."""
+        least recently used goes past `limit`; a None made (a read that failed) is returned and not kept. Kept
+        arrays are read-only, since every caller shares them."""
         with self._remember_lock:
             if key in cache:
                 cache.move_to_end(key)
-                return cache[key]
+                kept: T = cache[key]
+                return kept
         value = make()
+        if value is None:
+            return value
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
         with self._remember_lock:
