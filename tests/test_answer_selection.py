@@ -148,3 +148,18 @@ def test_scorer_is_independent_of_term_order():
     for scorer in (forward, backward):
         assert scorer.score_terms({"a", "b", "c"}) == scorer.score_terms({"d"})
     assert forward.score_terms({"a", "b", "c"}) == backward.score_terms({"a", "b", "c"})
+
+
+def test_the_question_bigrams_a_unit_holds_are_those_of_all_its_bigrams():
+    """The substring test matches whole adjacent terms only: a term that is a prefix of another, or two question
+    terms far apart in the unit, is no pair."""
+    from core.answer.selection import bigrams, grams_present, unit_tokens
+    from core.lexical import tokenize
+
+    unit = Evidence(UnitRecord(id="u", label="(a)", text="A firm must notify the Regulator within five business "
+                               "days; notification of a notifiable event goes to the firm's regulator in writing."), "seed", rank=1)
+    asked = bigrams(tokenize("Within how many days must a firm notify the Regulator in writing of an event?"))
+    asked |= {("notif", "regul"), ("firm", "notifi"), ("day", "writing")}
+    held = grams_present(asked, unit)
+    assert held == asked & bigrams(unit_tokens(unit))
+    assert ("notifi", "regul") in held and ("notif", "regul") not in held and ("day", "writing") not in held

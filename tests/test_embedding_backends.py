@@ -127,7 +127,7 @@ def test_the_in_context_reading_of_a_korean_corpus_uses_e5(e5: Embedder, tmp_pat
 
     assert isinstance(reader_for(e5), TextReader)
     assert isinstance(reader_for(get_embedder(Settings(), SENTENCE_TRANSFORMERS)), TokenReader)
-    reader = reader_for(e5, e5.cache_for(Settings(cache_dir=tmp_path)))
+    reader = reader_for(e5, lambda: e5.cache_for(Settings(cache_dir=tmp_path)))
     match = soft_match(reader, "아르바이트생도 연차휴가를 받을 수 있나요?", {
         "leave": "사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다. 단시간근로자에게도 적용한다.",
         "records": RECORDS,

@@ -71,3 +71,16 @@ def test_a_question_is_cut_into_terms_once_for_every_bm25_index_that_scores_it()
     for n in range(stores_module.MAX_QUESTION_TERMS + 10):
         stores.terms(f"question {n}")
     assert len(stores._question_terms) == stores_module.MAX_QUESTION_TERMS
+
+
+def test_a_question_is_scored_over_the_corpus_once_for_the_search_and_the_answer_signals() -> None:
+    stores = built_stores(get_settings(), "remember", searchable=True)
+    vector = stores.embed(["What records must be kept?"])[0]
+    dense, lexical = stores.dense_scores(vector), stores.lexical_scores("What records must be kept?")
+    assert stores.dense_scores(vector.copy()) is dense and stores.lexical_scores("What records must be kept?") is lexical
+    assert np.array_equal(dense, stores._dense_scores_of(vector)) and np.array_equal(lexical, stores._lexical_scores_of("What records must be kept?"))
+    with pytest.raises(ValueError):
+        dense[0] = 1.0  # shared by every caller: nobody may change it in place
+    for n in range(stores_module.MAX_QUESTION_SCORES * 2):
+        stores.lexical_scores(f"question {n}")
+    assert len(stores._lexical_scores) == stores_module.MAX_QUESTION_SCORES

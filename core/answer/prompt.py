@@ -45,6 +45,16 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + " […]"
 
 
+def _flat(text: str, limit: int) -> str:
+    """The text on one line, at least its first `limit` characters of it: a long unit's flattened head is a
+    prefix of its whole flattened text, so only the head is flattened when it is already long enough."""
+    if len(text) > 2 * limit:
+        head = " ".join(text[:2 * limit].split())
+        if len(head) > limit:
+            return head
+    return " ".join(text.split())
+
+
 def render_unit(evidence: Evidence, text_limit: int = TEXT_LIMIT) -> str:
     unit = evidence.unit
     head = f"[{evidence.role.upper()}] {unit.id} — {unit.label or unit.id}"
@@ -53,7 +63,7 @@ def render_unit(evidence: Evidence, text_limit: int = TEXT_LIMIT) -> str:
     if evidence.via is not None:
         edge = evidence.via
         head += f"\n  edge: {edge.source} —{edge.type}→ {edge.target}"
-    body = _clip(" ".join(unit.text.split()), text_limit)
+    body = _clip(_flat(unit.text, text_limit), text_limit)
     return f"{head}\n  {body}" if body else head
 
 

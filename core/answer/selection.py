@@ -143,6 +143,21 @@ def bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
     return set(zip(tokens, tokens[1:]))
 
 
+_TERM_SEP = "\x1f"  # no analyzer's term holds it, so a joined pair matches only two adjacent whole terms
+
+
+@lru_cache(maxsize=8192)
+def _joined_tokens(text: str) -> str:
+    return _TERM_SEP + _TERM_SEP.join(_text_tokens(text)) + _TERM_SEP
+
+
+def grams_present(question: set[tuple[str, str]], evidence: Evidence) -> set[tuple[str, str]]:
+    """The question's bigrams that a unit's terms hold, as `bigrams` of the unit would intersect them: a
+    question has a handful, a unit thousands, so each is a substring test instead of building the unit's pairs."""
+    joined = _joined_tokens(unit_text(evidence))
+    return {g for g in question if f"{_TERM_SEP}{g[0]}{_TERM_SEP}{g[1]}{_TERM_SEP}" in joined}
+
+
 def phrase_coverage(question: set[tuple[str, str]], *texts: set[tuple[str, str]]) -> float:
     """Share of the question's bigrams that the texts contain between them (0–1)."""
     if not question:
@@ -191,7 +206,7 @@ class _Context:
 
     def grams(self, u: str) -> set[tuple[str, str]]:
         if u not in self._grams:
-            self._grams[u] = bigrams(unit_tokens(self.ledger.units[u]))
+            self._grams[u] = grams_present(self.question_grams, self.ledger.units[u])
         return self._grams[u]
 
     def cover(self, *units: str) -> float:

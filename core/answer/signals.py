@@ -63,7 +63,7 @@ class Signals:
         try:
             self.stores.use_query_threads()
             embedder = self.stores.embedder
-            reader = reader_for(embedder, embedder.cache_for(self.stores.settings))
+            reader = reader_for(embedder, lambda: embedder.cache_for(self.stores.settings))
             if isinstance(reader, TextReader):
                 return self._stored_match(reader, texts)
             return soft_match(reader, question, texts, clauses(question))

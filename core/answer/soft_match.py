@@ -190,11 +190,12 @@ class TextReader:
         return [TokenVectors((text,), vector[None, :]) for text, vector in zip(cut, vectors)]
 
 
-def reader_for(embedder: Embedder, cache: EmbeddingCache | None = None) -> Reader:
-    """Token vectors where the backend gives them (sentence-transformers), else one vector per text."""
+def reader_for(embedder: Embedder, cache: Callable[[], EmbeddingCache | None] = lambda: None) -> Reader:
+    """Token vectors where the backend gives them (sentence-transformers), else one vector per text (with the
+    document-vector cache, opened only then: naming it walks the model's files)."""
     if embedder.token_model is not None:
         return TokenReader(embedder.token_model, token_cache_for(embedder.token_model), embedder.question_tokens)
-    return TextReader(embedder, cache)
+    return TextReader(embedder, cache())
 
 
 @dataclass

@@ -36,6 +36,9 @@ MAX_MASKS = 64
 MAX_QUERY_VECTORS = 256
 MAX_QUESTION_TERMS = 256
 MAX_HUB_READS = 1024
+# The search and then the answer's signals score the same question over the whole corpus; a few answers at
+# once per process, each scored once. (One corpus-long float32 row per entry.)
+MAX_QUESTION_SCORES = 16
 T = TypeVar("T")
 
 
@@ -58,6 +61,8 @@ class CorpusStores:
     _query_vectors: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _question_terms: OrderedDict[Hashable, tuple[str, ...]] = field(default_factory=OrderedDict)
     _hub_reads: OrderedDict[Hashable, tuple[Edge, ...]] = field(default_factory=OrderedDict)
+    _dense_scores: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
+    _lexical_scores: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
@@ -139,7 +144,12 @@ class CorpusStores:
 
     def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine per unit = best of its windows (long units are split; one matching window is enough)."""
-        sims = self.window_matrix @ query_vector.astype(np.float32)
+        vector = query_vector.astype(np.float32)
+        return self._remember(self._dense_scores, vector.tobytes(), MAX_QUESTION_SCORES,
+                              lambda: self._dense_scores_of(vector))
+
+    def _dense_scores_of(self, vector: np.ndarray) -> np.ndarray:
+        sims = self.window_matrix @ vector
         out = np.full(len(self.unit_ids), -1.0, dtype=np.float32)
         out[self.window_unit[self.first_windows]] = sims[self.first_windows]
         # ufunc.at is slow; only the few extra windows of long units need it.
@@ -163,6 +173,9 @@ class CorpusStores:
         return first
 
     def lexical_scores(self, text: str) -> np.ndarray:
+        return self._remember(self._lexical_scores, text, MAX_QUESTION_SCORES, lambda: self._lexical_scores_of(text))
+
+    def _lexical_scores_of(self, text: str) -> np.ndarray:
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
         raw = self.lexical.term_scores(self.terms(text))
         known = self.lexical_to_unit >= 0
