@@ -23,7 +23,7 @@ from core.answer.asked import Kind, carries, enumerates
 from core.answer.checkable import checkable_words
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.answer.selection import Scorer, unit_tokens
+from core.answer.selection import Scorer
 from core.answer.signals import Signals
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
@@ -80,7 +80,7 @@ class Fitted:
 
 def deciding_terms(scorer: Scorer, deps: AnswerDeps) -> list[str]:
     """Content terms of the question rare among the evidence but present in some of it, heaviest first."""
-    docs = [set(unit_tokens(e)) for e in deps.ledger.units.values() if e.unit.text]
+    docs = [scorer.held_by(e) for e in deps.ledger.units.values() if e.unit.text]
     content = {t for w in checkable_words(deps.question) for t in terms_of(w)}
     if not docs:
         return []

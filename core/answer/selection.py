@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -39,7 +39,7 @@ class Scorer:
     def for_question(cls, question: str, ledger: EvidenceLedger) -> Scorer:
         # Sorted, so the weights (and every sum over them) do not depend on the process's string-hash seed.
         terms = sorted(set(terms_of(question)))
-        docs = [set(unit_tokens(e)) for e in ledger.units.values()]
+        docs = [held_terms(terms, e) for e in ledger.units.values()]
         n = max(1, len(docs))
         df = Counter(t for doc in docs for t in doc if t in terms)
         return cls({t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}, question)
@@ -47,6 +47,10 @@ class Scorer:
     def score(self, text: str) -> float:
         """Share of the question's weight the text covers (0–1)."""
         return self.score_terms(set(terms_of(text)))
+
+    def held_by(self, evidence: Evidence) -> set[str]:
+        """The question's terms a unit holds: all that `score_terms` reads of it."""
+        return held_terms(self.weights, evidence)
 
     def score_terms(self, present: set[str]) -> float:
         # fsum is exact, so two texts covering terms of equal weight tie exactly and the tie-break decides,
@@ -138,6 +142,11 @@ def unit_tokens(evidence: Evidence) -> tuple[str, ...]:
     return _text_tokens(unit_text(evidence))
 
 
+def held_terms(terms: Iterable[str], evidence: Evidence) -> set[str]:
+    """Which of `terms` a unit's text holds, without a set of all the unit's terms (a unit has thousands)."""
+    return set(terms).intersection(unit_tokens(evidence))
+
+
 def bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
     """Adjacent pairs of content words (stop words are dropped, so "notify the Regulator" → (notifi, regul))."""
     return set(zip(tokens, tokens[1:]))
@@ -201,7 +210,7 @@ class _Context:
 
     def words(self, u: str) -> set[str]:
         if u not in self._words:
-            self._words[u] = set(unit_tokens(self.ledger.units[u]))
+            self._words[u] = self.scorer.held_by(self.ledger.units[u])
         return self._words[u]
 
     def grams(self, u: str) -> set[tuple[str, str]]:
@@ -341,6 +350,6 @@ def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None
         scored = ranked(_read_pool(first, ledger, scorer.question, signals), ledger, weights or READ_WEIGHTS)
     best_score, best = scored[0]
     runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
-    ctx_cover = {u: scorer.score_terms(set(unit_tokens(ledger.units[u]))) for u in best.units}
+    ctx_cover = {u: scorer.score_terms(scorer.held_by(ledger.units[u])) for u in best.units}
     choices = [Choice(ledger.units[u], ctx_cover[u]) for u in best.units]
     return Selection(choices, best.edge, best_score, runner_up)
