@@ -2,11 +2,14 @@
 until the new ones are ready."""
 from __future__ import annotations
 
+import gc
 import shutil
 import time
+import weakref
 from pathlib import Path
 
 from core.retrieval.reload import ingest_stamp, open_stores
+from core.stores import heap
 from ingest.pipeline import run_ingest
 
 FIRST = ["164-501-definitions.md", "164-502-uses-disclosures-general.md"]
@@ -41,3 +44,25 @@ def test_reingest_is_served_without_restart(hipaa_dir, tmp_path, test_settings, 
     hits = current.lexical_scores("authorization psychotherapy notes revocation")
     assert current.unit_ids[int(hits.argmax())].startswith("reloadc/164.508")
     assert open_stores(test_settings, "reloadc") is current  # no further reloads without a new ingest
+
+
+def test_stores_replaced_after_the_heap_settled_are_still_freed(hipaa_dir, tmp_path, test_settings, neo4j_driver):
+    """The app settles its heap after the warm-up (objects alive then are left out of full collections); a reload
+    must give those back, or the replaced stores, cycles and all, would stay for the process's life."""
+    root = tmp_path / "settled-corpus"
+    _copy(hipaa_dir, root, FIRST)
+    assert not run_ingest([root], "settledc", test_settings, quiet=True).failures
+    before = weakref.ref(open_stores(test_settings, "settledc"))
+    try:
+        assert heap.settle() > 0 and gc.get_freeze_count() > 0
+        _copy(hipaa_dir, root, [ADDED])
+        assert not run_ingest([root], "settledc", test_settings, quiet=True).failures
+        deadline = time.monotonic() + 120
+        while open_stores(test_settings, "settledc") is before() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert open_stores(test_settings, "settledc") is not before(), "the re-ingested corpus was never swapped in"
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert before() is None, "the replaced stores outlived the reload"
+    finally:
+        gc.unfreeze()

@@ -19,6 +19,7 @@ from core.chat.evidence import answer_view
 from core.render.source_view import card_sources
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings
+from core.stores import heap
 from core.stores.corpora import answerable_corpora
 from core.stores.graph_reader import reader_for
 
@@ -40,6 +41,7 @@ async def warm_up(settings: Settings, method: str = DEFAULT_METHOD) -> dict[str,
             continue
         took[corpus] = round(time.perf_counter() - started, 2)
     log.info("stores warmed up: %s", took)
+    await asyncio.to_thread(heap.settle)
     return took
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
+from core.stores import heap
 
 # After a re-ingest a running app swaps in fresh stores without a restart; in-flight questions finish with
 # the old set, which holds nothing to close (the graph driver is the process's) and goes when unreferenced.
@@ -89,4 +90,5 @@ def _reload(key: tuple[object, ...], settings: Settings, corpus: str, config: Re
         return
     with _OPEN_LOCK:
         _OPEN[key] = _Opened(fresh, stamp, started)
+    heap.thaw()
     log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))

@@ -1,0 +1,34 @@
+"""The serving process's long-lived objects kept out of the cyclic garbage collector's full passes.
+
+Once its corpora are open a worker holds most of a million long-lived objects (units, BM25 postings, the model's
+modules, the web framework). A full collection walks them all with every thread stopped (about a second on these
+2 cores, `bench.gc_pause`), and under load one falls due every few minutes: every answer in flight waits for it.
+What is alive once the stores are open and warm lives as long as the process, so it is frozen out of those
+passes (`gc.freeze`); a reload thaws it first, since the stores it replaces may hold cycles only a full pass frees.
+"""
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+
+log = logging.getLogger("citewalk.heap")
+_LOCK = threading.Lock()
+
+
+def settle() -> int:
+    """Frees what is garbage now, then exempts everything still alive from later full collections; returns how
+    many objects are exempt. For a process whose stores are open and warm (the app after its warm-up)."""
+    with _LOCK:
+        gc.collect()
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+    log.info("%d long-lived objects exempt from full garbage collections", frozen)
+    return frozen
+
+
+def thaw() -> None:
+    """Gives the exempt objects back to the collector: stores are being replaced, and the old set must be freed
+    when its last question ends, cycles and all."""
+    with _LOCK:
+        gc.unfreeze()
