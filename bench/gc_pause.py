@@ -36,7 +36,7 @@ def _full_passes() -> list[float]:
 
 def _answers(questions: list[str], corpus: str, n: int) -> dict[str, object]:
     counts: Counter[int] = Counter()
-    spent: Counter[int] = Counter()
+    spent: dict[int, float] = dict.fromkeys((0, 1, 2), 0.0)
     began: list[float] = []
 
     def timed(phase: str, info: dict[str, int]) -> None:
