@@ -163,3 +163,37 @@ def test_the_question_bigrams_a_unit_holds_are_those_of_all_its_bigrams():
     held = grams_present(asked, unit)
     assert held == asked & bigrams(unit_tokens(unit))
     assert ("notifi", "regul") in held and ("notif", "regul") not in held and ("day", "writing") not in held
+
+
+def test_meaning_is_read_on_the_scale_the_weights_were_fitted_on():
+    """e5 puts every unit of a question within a narrow band of cosines (0.83-0.93): read as MiniLM's, a clear lead
+    in meaning counts for less than one place of search rank; stretched to MiniLM's scale it decides."""
+    import numpy as np
+
+    from core.answer.signals import Signals
+    from core.answer.soft_match import vector_match
+
+    def unit(cosine: float) -> np.ndarray:
+        return np.array([cosine, np.sqrt(1 - cosine**2)])
+
+    vectors = {"A": unit(0.88), "B": unit(0.91)}  # B is much closer in meaning on e5's scale; A ranks first
+    question = np.array([1.0, 0.0])
+
+    def chosen(stretch: float) -> list[str]:
+        class _Embedder:
+            cosine_stretch = stretch
+            token_model = None  # e5's way: the reading compares the vectors the corpus holds
+
+        class _Stores:
+            index = {"A": 0, "B": 1}
+            embedder = _Embedder()
+
+        ledger = _ledger([("A", "The firm must notify the regulator.", 1),
+                          ("B", "The firm must notify the regulator.", 2)], [])
+        signals = Signals(_Stores(), question, None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
+        signals.vector_of = vectors.get  # type: ignore[method-assign]
+        signals.soft_match = lambda q, texts: vector_match([question], {u: vectors[u] for u in texts})  # type: ignore[method-assign]
+        return [c.evidence.unit.id for c in choose_units(ledger, Scorer.for_question("notify", ledger), signals).choices]
+
+    assert chosen(1.0) == ["A"]  # MiniLM's scale: 0.03 of cosine is a small difference in meaning
+    assert chosen((1 - 0.31) / (1 - 0.86)) == ["B"]  # e5's: the same 0.03 is a tenth of its whole range

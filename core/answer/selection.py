@@ -131,6 +131,12 @@ def _text_tokens(text: str) -> tuple[str, ...]:
     return tuple(terms_of(text))
 
 
+def on_fitted_scale(cosine: float, stretch: float) -> float:
+    """A cosine read on the scale the weights were fitted on: its distance from a perfect match times the model's
+    stretch (Signals.stretch); untouched for the model they were fitted on."""
+    return cosine if stretch == 1.0 else 1.0 - (1.0 - cosine) * stretch
+
+
 def unit_text(evidence: Evidence) -> str:
     """What a unit is matched by: its label and title with its text, as the lexical index reads it."""
     unit = evidence.unit
@@ -235,9 +241,11 @@ class _Context:
         if self.signals is None:
             return 0.0
         if len(units) == 2:
-            return clause_split(self.signals, *units)
+            return on_fitted_scale(clause_split(self.signals, *units), self.signals.stretch)
         vector = self.signals.vector_of(units[0])  # the unit's own vector, as clause_split reads it
-        return float(self.signals.question_vector @ vector) if vector is not None else 0.0
+        if vector is None:
+            return 0.0
+        return on_fitted_scale(float(self.signals.question_vector @ vector), self.signals.stretch)
 
     def features(self, units: tuple[str, ...], edge: Edge | None) -> dict[str, float]:
         lex = [self.lexical(u) for u in units]
@@ -304,11 +312,14 @@ def ranked(found: list[Candidate], ledger: EvidenceLedger,
     )
 
 
-def soft_features(units: tuple[str, ...], match: SoftMatch | None) -> dict[str, float]:
+def soft_features(units: tuple[str, ...], match: SoftMatch | None, stretch: float = 1.0) -> dict[str, float]:
+    """The in-context features of a candidate, read on the fitted scale (`on_fitted_scale`)."""
     if match is None:
         return dict.fromkeys(SOFT_FEATURES, 0.0)
-    cover, own = match.cover(*units), [match.cover(u) for u in units]
-    return {"soft_cover": cover, "soft_min": min(own), "soft_gain": cover - max(own), "soft_split": match.split(*units)}
+    cover = on_fitted_scale(match.cover(*units), stretch)
+    own = [on_fitted_scale(match.cover(u), stretch) for u in units]
+    return {"soft_cover": cover, "soft_min": min(own), "soft_gain": cover - max(own),
+            "soft_split": on_fitted_scale(match.split(*units), stretch)}
 
 
 def read_in_context(best: list[Candidate], ledger: EvidenceLedger, question: str,
@@ -318,7 +329,8 @@ def read_in_context(best: list[Candidate], ledger: EvidenceLedger, question: str
     units = list(dict.fromkeys(u for c in best for u in c.units))
     match = signals.soft_match(question, {u: unit_text(ledger.units[u]) for u in units}) \
         if signals is not None and units else None
-    return [Candidate(c.units, c.features | soft_features(c.units, match), c.edge) for c in best]
+    stretch = signals.stretch if signals is not None else 1.0
+    return [Candidate(c.units, c.features | soft_features(c.units, match, stretch), c.edge) for c in best]
 
 
 def shortlist(found: list[Candidate], ledger: EvidenceLedger, question: str,

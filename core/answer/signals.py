@@ -53,6 +53,12 @@ class Signals:
         return float(self.lexical[i]) if i is not None else 0.0
 
     @property
+    def stretch(self) -> float:
+        """How much the corpus's model's cosines are stretched to be read on the scale the answer's weights were
+        fitted on (Embedder.cosine_stretch)."""
+        return self.stores.embedder.cosine_stretch
+
+    @property
     def reads_tokens(self) -> bool:
         """Whether reading in context costs a model pass over the texts (token vectors), or only compares the
         vectors the corpus holds (a backend without token vectors)."""

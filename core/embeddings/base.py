@@ -16,6 +16,11 @@ class EmbeddingModelError(StoreError):
     pass
 
 
+# The packaged MiniLM's off-topic line (Embedder.far_neighbourhood), chosen on HIPAA and GDPR together. The answer's
+# selection weights were fitted on that model's cosines, so its line also anchors every other model's scale there.
+MINILM_FAR_NEIGHBOURHOOD = 0.31
+
+
 @dataclass(frozen=True)
 class Window:
     unit_id: str
@@ -44,6 +49,16 @@ class Embedder(ABC):
     # (core.answer.off_topic); a model's cosines have their own scale, so each model has its own, and a model
     # nobody calibrated (None) never declines. Chosen with `python -m bench.off_topic` (bench/results/ANSWERS.md).
     far_neighbourhood: float | None = None
+
+    @property
+    def cosine_stretch(self) -> float:
+        """How many times wider one difference in meaning is on the packaged MiniLM's cosine scale than on this
+        model's: the span from the off-topic line to a perfect match, MiniLM's over this model's (1 for MiniLM, and
+        for a model nobody calibrated). e5 puts every question's neighbours in a band about five times narrower
+        (0.83-0.93 against MiniLM's 0.3-0.7), so the answer's weights, fitted on MiniLM, read its cosines stretched
+        by this much (core.answer.selection), or meaning would count a fifth as much against search rank."""
+        far = self.far_neighbourhood
+        return 1.0 if far is None else (1 - MINILM_FAR_NEIGHBOURHOOD) / (1 - far)
 
     @abstractmethod
     def windows(self, unit_id: str, text: str) -> list[Window]:

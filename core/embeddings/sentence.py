@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from core.embeddings.base import Embedder, EmbeddingModelError, Window
+from core.embeddings.base import MINILM_FAR_NEIGHBOURHOOD, Embedder, EmbeddingModelError, Window
 from core.settings import Settings
 
 # No model hub is reachable: a missing local model must fail fast instead of hanging on the network.
@@ -18,9 +18,6 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # Batches of questions whose token vectors are kept for the answer's in-context reading, least recently used out
 # first: a question is read in context right after it is embedded (~100 KiB a batch, so ~25 MiB at most).
 QUESTIONS_KEPT = 256
-# The packaged MiniLM's off-topic line (Embedder.far_neighbourhood), chosen on HIPAA and GDPR together; a model
-# named by CITEWALK_EMBEDDING_MODEL has a scale of its own and is not calibrated.
-MINILM_FAR_NEIGHBOURHOOD = 0.31
 
 
 def model_path(settings: Settings) -> str:
@@ -45,6 +42,7 @@ class SentenceTransformerEmbedder(Embedder):
 
         torch.set_num_threads(max(1, os.cpu_count() or 1))
         path = model_path(settings)
+        # A model named by CITEWALK_EMBEDDING_MODEL has a scale of its own and is not calibrated.
         self.far_neighbourhood = None if settings.embedding_model else MINILM_FAR_NEIGHBOURHOOD
         try:
             self.model = SentenceTransformer(path, device="cpu")
