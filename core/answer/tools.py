@@ -68,10 +68,10 @@ def run_search(deps: AnswerDeps, query: str) -> str:
         found = [_evidence_of(hit, rank) for rank, hit in enumerate(hits, start=1)]
         closest = [hit for hit in result.hits[deps.search_k:]
                    if any(p.kind == "dense" and p.rank is not None and p.rank <= MEANING_RANKS for p in hit.provenance)]
-        nearest = [Evidence(_unit_of(hit), "meaning", score=hit.score) for hit in closest]
-        _use_stored_text(deps, found)
-        _use_stored_text(deps, nearest)
-        deps.ledger.record_all(found + nearest)
+        held = found + [Evidence(_unit_of(hit), "meaning", score=hit.score) for hit in closest]
+        _use_stored_text(deps, held)  # one read of the graph for both
+        deps.ledger.record_all(held)
+        found = [e for e in held if e.role != "meaning"]
         # Edges the retriever walked are stored edges too: the answer may use them as its chain.
         deps.ledger.record_edges(e for hit in hits + closest for p in hit.provenance for e in p.path)
         outcome.append(f"{len(found)} hits")
