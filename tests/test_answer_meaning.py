@@ -13,6 +13,7 @@ from core.answer.deps import AnswerDeps
 from core.answer.service import answer_question
 from core.answer.stores import open_stores
 from core.answer.tools import MEANING_POOL, MEANING_RANKS, run_search
+from core.chat.limits import limited
 from core.retrieval.base import RetrievalRequest
 
 QUESTIONS = [
@@ -40,6 +41,10 @@ def test_units_closest_in_meaning_are_evidence(question, test_settings, hipaa_co
     assert closest, "the fused search ranks every unit closest in meaning within k: this question tests nothing"
     envelope = answer_question(question, hipaa_corpus, test_settings, model="extractive", stores=stores)
     assert set(closest) <= set(envelope.evidence_ids), closest
+    # The chat's panel caps k at the run's seeds, not at the units read below them.
+    capped = limited(stores, k=deps.search_k, max_hops=2, edge_types=["REFERENCES", "DEFINES"])
+    in_chat = answer_question(question, hipaa_corpus, test_settings, model="extractive", stores=capped)
+    assert set(closest) <= set(in_chat.evidence_ids), closest
     run_search(deps, question)
     assert [e.unit.id for e in deps.ledger.seeds()][: deps.search_k] == \
         [h.unit_id for h in stores.retriever.retrieve(

@@ -5,7 +5,7 @@ from collections import Counter
 
 from pydantic_ai import RunContext
 
-from core.answer.deps import AnswerDeps, Evidence
+from core.answer.deps import MEANING, AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
 from core.domain import CITATION_EDGE_TYPES, EdgeType, Step, StoreError
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
@@ -68,10 +68,10 @@ def run_search(deps: AnswerDeps, query: str) -> str:
         found = [_evidence_of(hit, rank) for rank, hit in enumerate(hits, start=1)]
         closest = [hit for hit in result.hits[deps.search_k:]
                    if any(p.kind == "dense" and p.rank is not None and p.rank <= MEANING_RANKS for p in hit.provenance)]
-        held = found + [Evidence(_unit_of(hit), "meaning", score=hit.score) for hit in closest]
+        held = found + [Evidence(_unit_of(hit), MEANING, score=hit.score) for hit in closest]
         _use_stored_text(deps, held)  # one read of the graph for both
         deps.ledger.record_all(held)
-        found = [e for e in held if e.role != "meaning"]
+        found = [e for e in held if e.role != MEANING]
         # Edges the retriever walked are stored edges too: the answer may use them as its chain.
         deps.ledger.record_edges(e for hit in hits + closest for p in hit.provenance for e in p.path)
         outcome.append(f"{len(found)} hits")
