@@ -14,13 +14,13 @@ from core.stores.queries import UnitRecord
 
 MAX_HOPS = 2
 NODE_CAP = 20
-GRAPH_DOWN = UNAVAILABLE
+GRAPH_DOWN = UNAVAILABLE  # one wording for every fallback (core.stores.graph_reader)
 # A user's question describes a situation ("lost a laptop last week") and the fused search's BM25 share reads those
 # words, so the provisions closest in meaning can rank far below k (GDPR user dev: Article 33(1) first by cosine,
 # 33rd fused). The first MEANING_RANKS of the dense list found among the next MEANING_POOL hits are recorded as
 # evidence (not seeds: the candidates stay the search's), where fitting to what was asked can reach them.
 MEANING_POOL = 40
-MEANING_RANKS = 3  # one wording for every fallback (core.stores.graph_reader)
+MEANING_RANKS = 3
 
 
 def _unit_of(hit: RetrievedUnit) -> UnitRecord:
