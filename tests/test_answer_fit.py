@@ -98,3 +98,32 @@ def test_a_fitter_and_its_answer_are_freed_once_the_answer_is_done(test_settings
     del fitter, deps
     gc.collect()
     assert gone_fitter() is None and gone_deps() is None
+
+
+BREACH_RECITAL = _unit("rec85", "Reg, recital 85", "recital",
+                       "A personal data breach should be reported to the supervisory authority by the controller "
+                       "without undue delay and, where feasible, not later than 72 hours after having become aware "
+                       "of the breach.")
+BREACH_ARTICLE = _unit("art33", "Reg, Article 33(1)", "clause",
+                       "The controller shall notify the personal data breach to the supervisory authority not later "
+                       "than 72 hours after having become aware of it.")
+REPORTING_LINES = _unit("art75", "Reg, Article 75(3)", "clause",
+                        "The staff of the secretariat shall be subject to separate reporting lines from the staff of "
+                        "the supervisory authority.")
+
+
+class _BreachGraph(_Graph):
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        known = {u.id: u for u in (BREACH_RECITAL, BREACH_ARTICLE, REPORTING_LINES)}
+        return {u: known[u] for u in unit_ids if u in known}
+
+
+def test_the_asked_for_kind_is_taken_from_a_rule_never_from_a_recital(test_settings):
+    """A recital repeats the rule's deadline as its reason and words it closer to the question ("reported"); the
+    answer to "how long" is the enacting provision that sets it."""
+    question = "How long do we have to get a personal data breach reported to the supervisory authority?"
+    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(),
+                      graph=_BreachGraph())
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE))
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEADLINE, ["art75"])
+    assert fitted.units == ["art33"], fitted.notes

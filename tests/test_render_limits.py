@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from core.answer.graph import Neo4jGraph
 from core.answer.stores import Stores
+from core.answer.tools import MEANING_POOL
 from core.chat.controls import RunOptions, read_options
 from core.chat.limits import LimitedGraph, LimitedRetriever, limited
 from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever
@@ -40,8 +41,9 @@ def test_retriever_uses_the_panel_k():
     inner = Recorder()
     stores = limited(Stores(inner, None), k=4, max_hops=1, edge_types=["REFERENCES"])
     assert isinstance(stores.retriever, LimitedRetriever) and stores.graph is None
-    stores.retriever.retrieve(RetrievalRequest(question="q", corpus="hipaa", k=10))
-    assert inner.requests[0].k == 4
+    assert stores.search_k == 4  # the run's seeds: the panel's k
+    stores.retriever.retrieve(RetrievalRequest(question="q", corpus="hipaa", k=100))
+    assert inner.requests[0].k == 4 + MEANING_POOL  # and no more than the units read below them
 
 
 def test_settings_panel_values_are_checked():

@@ -20,6 +20,10 @@ from core.stores.queries import UnitRecord
 log = logging.getLogger("citewalk.answer")
 
 
+# The role of a unit the search found below its k by meaning alone (core.answer.tools.run_search): evidence, not a seed.
+MEANING = "meaning"
+
+
 @dataclass
 class Evidence:
     """One unit a tool returned, and why: its role relative to the seed it was reached from."""
@@ -77,6 +81,10 @@ class EvidenceLedger:
     def seeds(self) -> list[Evidence]:
         found = [e for e in self.units.values() if e.role == "seed"]
         return sorted(found, key=lambda e: (e.rank if e.rank is not None else 1_000_000, -e.score))
+
+    def searched(self) -> list[Evidence]:
+        """Every unit the search itself found: the seeds, then the units closest in meaning read below them."""
+        return self.seeds() + [e for e in self.units.values() if e.role == MEANING]
 
     def ids(self) -> list[str]:
         return list(self.units)

@@ -283,7 +283,8 @@ class _Fitter:
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
             return units, None  # descent finds it in the chosen rule
-        found = self.shortlist(lambda u: _carries(self.kind, u), units, opened=False)
+        # A recital carries the kind's words ("72 hours") as a reason for the rule that sets them: never the answer.
+        found = self.shortlist(lambda u: u.type not in REASONS and _carries(self.kind, u), units, opened=False)
         if not found:
             return units, None
         best = max(found, key=self.placed)

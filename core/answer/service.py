@@ -97,7 +97,7 @@ class _Run:
         return AnswerEnvelope(
             question=self.question, corpus=self.corpus, answer=answer, method=self.method,
             mode="extractive" if model == EXTRACTIVE else "llm", model=model, notices=list(deps.notices),
-            evidence_ids=deps.ledger.ids(), seed_ids=[e.unit.id for e in deps.ledger.seeds()],
+            evidence_ids=deps.ledger.ids(), seed_ids=[e.unit.id for e in deps.ledger.searched()],
             timings_ms=dict(deps.timings_ms),
         )
 
@@ -147,6 +147,8 @@ async def answer_question_async(
     if stores is None:
         stores = await asyncio.to_thread(open_stores, settings, corpus, method)
     deps = AnswerDeps(settings, corpus, clean_question(question), stores.retriever, stores.graph, emit=on_event)
+    if stores.search_k is not None:
+        deps.search_k = stores.search_k
     if stores.graph_notice:
         deps.notice(stores.graph_notice)
     shared_notices = list(deps.notices)

@@ -29,6 +29,7 @@ class Stores:
     retriever: Retriever
     graph: GraphReader | None
     graph_notice: str | None = None
+    search_k: int | None = None  # the search hits a run reads as its seeds (the chat's panel k); None: the default
 
 
 def open_stores(settings: Settings, corpus: str, method: str) -> Stores:

@@ -5,7 +5,7 @@ from collections import Counter
 
 from pydantic_ai import RunContext
 
-from core.answer.deps import AnswerDeps, Evidence
+from core.answer.deps import MEANING, AnswerDeps, Evidence
 from core.answer.prompt import arrange, role_for
 from core.domain import CITATION_EDGE_TYPES, EdgeType, Step, StoreError
 from core.retrieval.base import RetrievalRequest, RetrievedUnit
@@ -15,6 +15,12 @@ from core.stores.queries import UnitRecord
 MAX_HOPS = 2
 NODE_CAP = 20
 GRAPH_DOWN = UNAVAILABLE  # one wording for every fallback (core.stores.graph_reader)
+# A user's question describes a situation ("lost a laptop last week") and the fused search's BM25 share reads those
+# words, so the provisions closest in meaning can rank far below k (GDPR user dev: Article 33(1) first by cosine,
+# 33rd fused). The first MEANING_RANKS of the dense list found among the next MEANING_POOL hits are recorded as
+# evidence (not seeds: the candidates stay the search's), where fitting to what was asked can reach them.
+MEANING_POOL = 40
+MEANING_RANKS = 3
 
 
 def _unit_of(hit: RetrievedUnit) -> UnitRecord:
@@ -54,14 +60,20 @@ def search_provisions(ctx: RunContext[AnswerDeps], query: str) -> str:
 
 def run_search(deps: AnswerDeps, query: str) -> str:
     with deps.step(Step.SEARCH, f"searching provisions: {query[:80]}") as outcome:
-        result = deps.retriever.retrieve(RetrievalRequest(question=query, corpus=deps.corpus, k=deps.search_k))
+        result = deps.retriever.retrieve(RetrievalRequest(question=query, corpus=deps.corpus,
+                                                          k=deps.search_k + MEANING_POOL))
         for notice in result.degraded:
             deps.notice(notice)
-        found = [_evidence_of(hit, rank) for rank, hit in enumerate(result.hits, start=1)]
-        _use_stored_text(deps, found)
-        deps.ledger.record_all(found)
+        hits = result.hits[:deps.search_k]
+        found = [_evidence_of(hit, rank) for rank, hit in enumerate(hits, start=1)]
+        closest = [hit for hit in result.hits[deps.search_k:]
+                   if any(p.kind == "dense" and p.rank is not None and p.rank <= MEANING_RANKS for p in hit.provenance)]
+        held = found + [Evidence(_unit_of(hit), MEANING, score=hit.score) for hit in closest]
+        _use_stored_text(deps, held)  # one read of the graph for both
+        deps.ledger.record_all(held)
+        found = [e for e in held if e.role != MEANING]
         # Edges the retriever walked are stored edges too: the answer may use them as its chain.
-        deps.ledger.record_edges(e for hit in result.hits for p in hit.provenance for e in p.path)
+        deps.ledger.record_edges(e for hit in hits + closest for p in hit.provenance for e in p.path)
         outcome.append(f"{len(found)} hits")
     return arrange(found)
 

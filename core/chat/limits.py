@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from core.answer.graph import GraphReader
 from core.answer.stores import Stores
+from core.answer.tools import MEANING_POOL
 from core.current_law import CurrentLaw
 from core.domain import Edge
 from core.retrieval.base import RetrievalRequest, RetrievalResult, Retriever
@@ -23,7 +24,8 @@ class LimitedRetriever(Retriever):
         self.k = k
 
     def retrieve(self, request: RetrievalRequest) -> RetrievalResult:
-        return self.inner.retrieve(request.model_copy(update={"k": self.k}))
+        # The panel's k is the run's seeds (Stores.search_k); the search may read MEANING_POOL hits below them.
+        return self.inner.retrieve(request.model_copy(update={"k": min(request.k, self.k + MEANING_POOL)}))
 
     def corpus_stores(self, corpus: str) -> CorpusStores | None:
         return self.inner.corpus_stores(corpus)
@@ -76,4 +78,4 @@ class LimitedGraph:
 
 def limited(stores: Stores, k: int, max_hops: int, edge_types: Iterable[str]) -> Stores:
     graph: GraphReader | None = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
-    return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice)
+    return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice, search_k=k)
