@@ -64,6 +64,7 @@ class Sample:
     error: str | None = None
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    question: str = ""
 
 
 def rss_mib(pid: int) -> float:
@@ -114,14 +115,16 @@ async def user_loop(index: int, fleet: Fleet, password: str, corpus: str, method
                 clients[worker] = same_session(clients[first], fleet.urls[worker])
             started = time.monotonic()
             fleet.in_flight[worker] += 1
+            question = rng.choice(questions)
             try:
-                response = await ask(clients[worker], rng.choice(questions), corpus, method)
+                response = await ask(clients[worker], question, corpus, method)
                 body = response.json() if response.status_code == 200 else {}
                 sample = Sample(started, time.monotonic() - started, response.status_code, worker,
                                 body.get("error") or (None if response.status_code == 200 else response.text[:200]),
-                                body.get("notices", []), body.get("timings_ms", {}))
+                                body.get("notices", []), body.get("timings_ms", {}), question)
             except Exception as exc:  # noqa: BLE001 — every failure is a counted error, never a crash of the bench
-                sample = Sample(started, time.monotonic() - started, 0, worker, f"{type(exc).__name__}: {exc}"[:200])
+                sample = Sample(started, time.monotonic() - started, 0, worker, f"{type(exc).__name__}: {exc}"[:200],
+                                question=question)
             finally:
                 fleet.in_flight[worker] -= 1
             samples.append(sample)
@@ -155,6 +158,19 @@ def _requests(samples: list[Sample]) -> dict:
             "latency_s": {f"p{q}": round(percentile(latencies, q), 3) for q in (50, 95, 99)}
             | {"mean": round(statistics.fmean(latencies), 3) if latencies else 0.0,
                "max": round(max(latencies, default=0), 3)}}
+
+
+def first_asks(samples: list[Sample]) -> dict:
+    """The requests that were the first of their question on their worker (it had not read that question's
+    provisions in context yet: the model pass an answer to a new question costs) against those asked again."""
+    seen: set[tuple[int, str]] = set()
+    first: list[Sample] = []
+    again: list[Sample] = []
+    for sample in sorted(samples, key=lambda s: s.started):
+        key = (sample.worker, sample.question)
+        (again if key in seen else first).append(sample)
+        seen.add(key)
+    return {"first_ask_on_its_worker": _requests(first), "asked_again_on_its_worker": _requests(again)}
 
 
 def _restart_report(samples: list[Sample], restart: Restart, run_started: float) -> dict:
@@ -192,6 +208,7 @@ def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: arg
         "throughput_rps": round(len(samples) / run_s, 2), "latency_s": overall["latency_s"],
         "per_worker": [_requests([s for s in samples if s.worker == w])
                        for w in range(max((s.worker for s in samples), default=-1) + 1)],  # index = worker
+        "by_first_ask": first_asks(samples),
         "restart": restart,
         "neo4j": {"expand_ms_p50": round(percentile(expand, 50), 1), "expand_ms_p95": round(percentile(expand, 95), 1),
                   "answers_with_graph_notice": graph_notices,
@@ -312,6 +329,11 @@ def markdown_table(r: dict) -> str:
                   f"{cpu['app_ms_per_request']} / {cpu['neo4j_ms_per_request']} / {cpu['load_generator_ms_per_request']} ms"),
                  ("cores busy (of the machine's); load average before", f"{cpu['cores_busy']}; {cpu['load_average_before']}")]
     rows += [(f"worker {i}: requests (errors), p50 / p95", _slice(w)) for i, w in enumerate(r.get("per_worker", []))]
+    if by_first := r.get("by_first_ask"):
+        rows += [("first ask of a question on its worker: requests (errors), p50 / p95 / p99",
+                  _slice(by_first["first_ask_on_its_worker"], 99)),
+                 ("asked again on that worker: requests (errors), p50 / p95 / p99",
+                  _slice(by_first["asked_again_on_its_worker"], 99))]
     if restart := r.get("restart"):
         rows += [
             (f"restart of worker {restart['worker']}", f"out of service {restart['began_s']}–{restart['back_s']} s "
@@ -322,8 +344,9 @@ def markdown_table(r: dict) -> str:
     return "| measure | value |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
 
 
-def _slice(part: dict) -> str:
-    return f"{part['requests']} ({part['errors']}), {part['latency_s']['p50']} / {part['latency_s']['p95']} s"
+def _slice(part: dict, *more: int) -> str:
+    shown = " / ".join(str(part["latency_s"][f"p{q}"]) for q in (50, 95, *more))
+    return f"{part['requests']} ({part['errors']}), {shown} s"
 
 
 if __name__ == "__main__":

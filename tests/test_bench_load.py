@@ -52,3 +52,17 @@ def test_cpu_per_request_reads_a_process_and_its_children() -> None:
     report = cpu_report({"app": 3.0, "neo4j": 1.0, "load_generator": 0.5}, 10, 2.0, os.getloadavg()[0])
     assert report["app_ms_per_request"] == 300.0 and report["neo4j_ms_per_request"] == 100.0
     assert report["cores_busy"] == 2.25
+
+
+def test_the_first_ask_of_a_question_is_told_apart_per_worker() -> None:
+    from bench.load import first_asks
+
+    samples = [
+        Sample(1.0, 4.0, 200, 0, question="a"), Sample(2.0, 3.0, 200, 1, question="a"),  # new to each worker
+        Sample(9.0, 0.2, 200, 0, question="a"), Sample(3.0, 5.0, 200, 0, question="b"),
+        Sample(12.0, 0.1, 200, 1, question="a"), Sample(13.0, 0.3, 0, 0, "ReadError: x", question="b"),
+    ]
+    split = first_asks(samples)
+    first, again = split["first_ask_on_its_worker"], split["asked_again_on_its_worker"]
+    assert (first["requests"], again["requests"], again["errors"]) == (3, 3, 1)
+    assert first["latency_s"]["max"] == 5.0 and again["latency_s"]["max"] == 0.3
