@@ -1,6 +1,9 @@
 """The in-context match of a question to provision texts, read by the packaged embedding model."""
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -139,3 +142,46 @@ def test_a_question_the_signals_embedded_is_not_passed_through_the_model_again(r
     assert all(np.array_equal(a, b) for a, b in zip(read, reader.read_asks(asks)))  # what a pass would give
     kept.read_asks(asks[:2])  # a batch never embedded as such is read
     assert counting.texts_read == 2
+
+
+class _SlowCountingModel(_CountingModel):
+    """Reads slowly, so that a second answer asks for the same texts while the first is still reading them."""
+
+    def __init__(self, model) -> None:
+        super().__init__(model)
+        self.reading = threading.Event()
+
+    def encode(self, texts, **kwargs):
+        self.reading.set()
+        time.sleep(0.5)
+        return super().encode(texts, **kwargs)
+
+
+def test_answers_asking_for_the_same_new_text_at_once_read_it_once(reader: TokenReader):
+    slow = _SlowCountingModel(reader.model)
+    cache = TokenCache()
+    texts = ["A covered entity may disclose protected health information for research.",
+             "An applicant must pay the annual fee to the Regulator."]
+    got: dict[str, list[TokenVectors]] = {}
+
+    def first() -> None:
+        got["first"] = TokenReader(slow, cache).read(texts)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert slow.reading.wait(10)
+    got["second"] = TokenReader(slow, cache).read([*texts, "A new rule."])
+    thread.join(10)
+    assert slow.texts_read == 3  # each text once: the second answer waited for the first one's reading
+    for one, other in zip(got["first"], got["second"]):
+        assert one is other
+    assert not cache._reading
+
+
+def test_a_failed_reading_lets_the_waiting_answer_read_the_text_itself(reader: TokenReader):
+    cache = TokenCache()
+    text = "An applicant must pay the annual fee to the Regulator."
+    mine, theirs = cache.claim([text])
+    assert mine == [text] and not theirs
+    cache.release(mine)  # the reader that claimed it failed: nothing was kept
+    assert TokenReader(reader.model, cache).read([text])[0].vectors.shape[1] == 384 and not cache._reading

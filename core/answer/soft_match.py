@@ -33,6 +33,8 @@ READ_BATCH = 4
 # Token vectors kept per model: ~150–400 KiB a provision (MiniLM, up to 256 pieces × 384 floats), so ~250–400
 # provisions; what the answer path holds between questions stays bounded whatever the traffic.
 TOKEN_CACHE_BYTES = 96 * 2**20
+# How long an answer waits for another's model pass over a text both need before reading it itself.
+SHARED_READ_WAIT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class TokenCache:
         self.max_bytes = max_bytes
         self.nbytes = 0
         self._items: OrderedDict[bytes, TokenVectors] = OrderedDict()
+        self._reading: dict[bytes, threading.Event] = {}  # texts some answer is passing through the model now
         self._lock = threading.Lock()
 
     @staticmethod
@@ -86,6 +89,32 @@ class TokenCache:
             if found is not None:
                 self._items.move_to_end(key)
             return found
+
+    def claim(self, texts: list[str]) -> tuple[list[str], list[threading.Event]]:
+        """Of texts the cache lacks, those this caller is to read (now marked as being read) and the reads of
+        the others already under way in other answers: many users asking one new question at once read each
+        of its provisions once, the others wait for that read instead of repeating it."""
+        mine: list[str] = []
+        theirs: list[threading.Event] = []
+        with self._lock:
+            for text in texts:
+                key = self._key(text)
+                if key in self._items:
+                    continue
+                if key in self._reading:
+                    theirs.append(self._reading[key])
+                else:
+                    self._reading[key] = threading.Event()
+                    mine.append(text)
+        return mine, theirs
+
+    def release(self, texts: list[str]) -> None:
+        """Ends the claimed reads (done or failed): whoever waits on them looks in the cache again."""
+        with self._lock:
+            for text in texts:
+                done = self._reading.pop(self._key(text), None)
+                if done is not None:
+                    done.set()
 
     def put(self, text: str, vectors: TokenVectors) -> None:
         key, size = self._key(text), self._size(vectors)
@@ -138,12 +167,30 @@ class TokenReader:
         """Texts' token vectors, from the cache where they were read before."""
         if self.cache is None:
             return self._encode(texts)
-        found = {t: v for t in dict.fromkeys(texts) if (v := self.cache.get(t)) is not None}
-        missing = [t for t in dict.fromkeys(texts) if t not in found]
-        for text, vectors in zip(missing, self._encode(missing)):
-            self.cache.put(text, vectors)
-            found[text] = vectors
+        distinct = list(dict.fromkeys(texts))
+        found = self._cached(distinct)
+        mine, theirs = self.cache.claim([t for t in distinct if t not in found])
+        try:
+            found |= self._read_and_keep(mine)
+        finally:
+            self.cache.release(mine)
+        for read in theirs:
+            read.wait(SHARED_READ_WAIT_S)
+        # What another answer read is in the cache now; one it failed, or one already pushed out, is read here.
+        found |= self._cached([t for t in distinct if t not in found])
+        found |= self._read_and_keep([t for t in distinct if t not in found])
         return [found[t] for t in texts]
+
+    def _cached(self, texts: list[str]) -> dict[str, TokenVectors]:
+        assert self.cache is not None
+        return {t: v for t in texts if (v := self.cache.get(t)) is not None}
+
+    def _read_and_keep(self, texts: list[str]) -> dict[str, TokenVectors]:
+        assert self.cache is not None
+        read = dict(zip(texts, self._encode(texts)))
+        for text, vectors in read.items():
+            self.cache.put(text, vectors)
+        return read
 
     def read_asks(self, asks: list[str]) -> list[np.ndarray]:
         # Questions are not kept here (they rarely come back word for word, and would only push provisions out),
