@@ -31,6 +31,7 @@ from core.answer.events import AnswerEvent
 from core.chat.controls import RunOptions
 from core.chat.run_answer import chat_envelope
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
+from core.stores import heap
 
 RESULTS = REPO_ROOT / "bench" / "results"
 
@@ -130,6 +131,7 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
 async def run(args: argparse.Namespace) -> dict[str, object]:
     warm = get_settings()
     await _ask("What does this regulation require?", args.corpus, warm)  # the warm corpus, warmed
+    await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(prefix="citewalk-cold-") as folder:
