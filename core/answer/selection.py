@@ -41,7 +41,7 @@ class Scorer:
         terms = sorted(set(terms_of(question)))
         docs = [held_terms(terms, e) for e in ledger.units.values()]
         n = max(1, len(docs))
-        df = Counter(t for doc in docs for t in doc if t in terms)
+        df = Counter(t for doc in docs for t in doc)  # each doc holds question terms only
         return cls({t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}, question)
 
     def score(self, text: str) -> float:
