@@ -73,6 +73,18 @@ def test_terms_keep_vietnamese_words_whole_and_drop_question_words():
     assert "what" not in terms_of("What must a firm notify?") and "notifi" in terms_of("What must a firm notify?")
 
 
+def test_vietnamese_terms_keep_the_syllables_that_happen_to_be_ascii():
+    from core.answer.terms import terms_of
+
+    # "an" and "y" are English stop words and "hay" stems to "hai" ("two"): read by the English tokenizer, the
+    # headings "… Bộ Công an" and "… Bộ Y tế" lose the syllable that tells them apart.
+    assert terms_of("Trách nhiệm của Bộ Công an") == ["trách", "nhiệm", "của", "bộ", "công", "an"]
+    assert terms_of("Bộ Y tế") == ["bộ", "y", "tế"]
+    assert "hay" in terms_of("Hợp đồng hay giao dịch") and "hai" not in terms_of("Hợp đồng hay giao dịch")
+    # English text with a non-ASCII mark is still stemmed.
+    assert terms_of("Uses and disclosures under § 164.508") == ["use", "disclosur", "164.508"]
+
+
 def test_korean_terms_are_morphemes_so_a_particle_does_not_hide_a_shared_noun():
     from core.answer.terms import terms_of
 

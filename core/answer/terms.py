@@ -2,7 +2,9 @@
 
 English text goes through the lexical index's tokenizer (stop words dropped, stemmed, "3.8.1" kept whole).
 Vietnamese syllables are kept as written, lower-cased: the English tokenizer would cut "người" into pieces that
-match unrelated words. Korean text is cut into morphemes by the corpus's Korean analyzer (Kiwi, as BM25 reads it):
+match unrelated words, and it would drop or stem the syllables that happen to be plain ASCII ("an" of "Bộ Công an"
+and "y" of "Bộ Y tế" are English stop words; "hay" stems to "hai", "two"), so two headings that differ only in
+those syllables read alike. Korean text is cut into morphemes by the corpus's Korean analyzer (Kiwi, as BM25 reads it):
 Korean writes a noun and its particle as one word, so "헌혈증서를" in a question and "헌혈증서의" in a statute share
 no word as written, and every overlap feature of the answer's choice read the two as unrelated.
 """
@@ -39,6 +41,10 @@ def _korean_terms(text: str) -> tuple[str, ...]:
 def terms_of(text: str) -> list[str]:
     if text.isascii():
         return [t for t in tokenize(text) if t not in _QUESTION_WORDS]
-    if detect_language([text]) == "ko":
+    language = detect_language([text])
+    if language == "ko":
         return list(_korean_terms(text))
-    return [t for word in _WORD.findall(normalize_text(text).lower()) for t in _term(word) if t not in _QUESTION_WORDS]
+    words = _WORD.findall(normalize_text(text).lower())
+    if language == "vi":
+        return words
+    return [t for word in words for t in _term(word) if t not in _QUESTION_WORDS]
