@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -279,12 +280,22 @@ def linked_pairs(ledger: EvidenceLedger) -> list[Edge]:
     return out
 
 
+def _pool(rank: dict[str, int]) -> list[str]:
+    return [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
+
+
+def candidate_units(ledger: EvidenceLedger) -> list[str]:
+    """Every unit some candidate set holds: the first search hits and the ends of the ledger's citation pairs."""
+    ends = [u for e in linked_pairs(ledger) for u in (e.source, e.target)]
+    return list(dict.fromkeys(_pool(_seed_ranks(ledger)) + ends))
+
+
 def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:
     """Every candidate set with its features (bench.select_fit fits SET_WEIGHTS on exactly these)."""
     rank = _seed_ranks(ledger)
     ctx = _Context(ledger, scorer, signals, bigrams(terms_of(scorer.question)), rank,
                    two_part=len(clauses(scorer.question)) >= 2)
-    pool = [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
+    pool = _pool(rank)
     out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
     linked: dict[frozenset[str], Edge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
     for a, b in combinations(pool[:SEED_PAIR_POOL], 2):
@@ -296,6 +307,19 @@ def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) 
         units = (edge.source, edge.target)
         out.append(Candidate(units, ctx.features(units, edge), edge))
     return out
+
+
+def told_apart(found: list[Candidate], off: AbstractSet[str]) -> list[Candidate]:
+    """The candidates without a unit under a sibling heading the question did not ask about
+    (core.answer.headings), a unit a written citation joins to the other member excepted; all of them when that
+    leaves none."""
+    kept = [c for c in found if not _asked_elsewhere(c, off)]
+    return kept or found
+
+
+def _asked_elsewhere(candidate: Candidate, off: AbstractSet[str]) -> bool:
+    outside = sum(u in off for u in candidate.units)
+    return outside > 0 and (candidate.edge is None or outside == len(candidate.units))
 
 
 def set_score(features: dict[str, float], weights: dict[str, float] | None = None) -> float:
@@ -350,10 +374,11 @@ def clear_lead(first: list[tuple[float, Candidate]]) -> bool:
 
 
 def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None = None,
-                 weights: dict[str, float] | None = None) -> Selection:
+                 weights: dict[str, float] | None = None, off: AbstractSet[str] = frozenset()) -> Selection:
     """The best-scoring candidate set of the shortlist (READ_WEIGHTS unless `weights` says otherwise); a clear
-    first-stage lead is cited without reading (`clear_lead`)."""
-    first = ranked(candidates(ledger, scorer, signals), ledger)
+    first-stage lead is cited without reading (`clear_lead`). Units in `off` sit under a sibling of the heading the
+    question names (`told_apart`)."""
+    first = ranked(told_apart(candidates(ledger, scorer, signals), off), ledger)
     if not first:
         return Selection([])
     if signals is not None and signals.reads_tokens and weights is None and clear_lead(first):
