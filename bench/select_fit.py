@@ -26,9 +26,10 @@ import numpy as np
 from bench.answers import WARMUP_QUESTION, gold_level, load_questions, prf, rolled_up
 from bench.report import print_and_save
 from core.answer.deps import AnswerDeps
+from core.answer.headings import off_units
 from core.answer.questions import clean_question
 from core.answer.selection import READ_FEATURES as FEATURES
-from core.answer.selection import READ_WEIGHTS, Scorer, candidates, shortlist
+from core.answer.selection import READ_WEIGHTS, Scorer, candidates, shortlist, told_apart
 from core.answer.service import run_extractive
 from core.answer.signals import signals_for
 from core.answer.stores import Stores, open_stores
@@ -69,8 +70,9 @@ def collect(path: Path, corpus: str, settings: Settings, method: str, limit: int
         deps = AnswerDeps(settings, corpus, clean_question(q.text), stores.retriever, stores.graph)
         asyncio.run(run_extractive(deps))
         signals = signals_for(deps)
-        found = shortlist(candidates(deps.ledger, Scorer.for_question(deps.question, deps.ledger), signals),
-                          deps.ledger, deps.question, signals)
+        # The candidates the answer chooses from: those under a sibling of the named heading set aside first.
+        found = shortlist(told_apart(candidates(deps.ledger, Scorer.for_question(deps.question, deps.ledger), signals),
+                                     off_units(deps)), deps.ledger, deps.question, signals)
         matrix = np.array([[c.features[k] for k in FEATURES] for c in found], dtype=np.float64)
         def roll(units: list[str], gold: set[str] = q.gold) -> set[str]:
             return rolled_up(units, gold, stores.graph, members)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.answer.deps import AnswerDeps, Evidence, EvidenceLedger
-from core.answer.headings import Heading, heading_of, off_heading, read_headings
+from core.answer.headings import Heading, heading_of, off_heading, off_units, read_headings
 from core.answer.selection import Scorer, choose_units
 from core.answer.terms import terms_of
 from core.domain import Edge
@@ -106,3 +106,21 @@ def test_headings_are_read_in_one_query_for_the_untitled_units_only(test_setting
     found = read_headings(deps, ["art49", "art49-cl2", "loose", "not-in-ledger"])
     assert found == {"art49": _h("Trách nhiệm của Bộ Y tế"), "art49-cl2": _h("Trách nhiệm của Bộ Y tế")}
     assert graph.asked == [["art49-cl2", "loose"]]
+
+
+SIBLING = UnitRecord(id="art46-cl3", label="Điều 46 khoản 3", text="Tổ chức công tác giám định chất ma túy.",
+                     type="clause", document_id=LAW, parent_id="art46")
+
+
+class _Tree(FakeGraph):
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        article46 = UnitRecord(id="art46", label="Điều 46", title="Trách nhiệm của Bộ Công an", type="article",
+                               document_id=LAW)
+        tree = {"art49-cl2": [DOCUMENT, ARTICLE], "art46-cl3": [DOCUMENT, article46]}
+        return {u: tree[u] for u in unit_ids if u in tree}
+
+
+def test_the_answer_sets_aside_the_search_hits_under_a_sibling_heading(test_settings):
+    deps = AnswerDeps(settings=test_settings, corpus="vi", question=QUESTION, retriever=FakeRetriever(), graph=_Tree())
+    deps.ledger.record_all(Evidence(u, "seed", rank=i) for i, u in enumerate((SIBLING, ARTICLE, CLAUSE), start=1))
+    assert off_units(deps) == {"art46-cl3"}

@@ -12,12 +12,12 @@ from core.answer.checkable import checkable_words
 from core.answer.closure import with_closure
 from core.answer.deps import AnswerDeps
 from core.answer.fit import Fitted, fit
-from core.answer.headings import off_heading, read_headings
+from core.answer.headings import off_units
 from core.answer.items import read_items
 from core.answer.models import AttributedAnswer, Claim, RuleClaims
 from core.answer.off_topic import off_topic
 from core.answer.quotes import choose_claims, item_claims, lead_in_claim
-from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, candidate_units, choose_units
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
 from core.answer.short import abstain_answer, empty_caveat, missing_caveat, short_answer, unsure_caveat
 from core.answer.signals import signals_for
 from core.answer.terms import terms_of
@@ -110,7 +110,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     kind = asked_kind(deps.question)
     signals = signals_for(deps)
     started = time.perf_counter()
-    off = off_heading(deps.question, read_headings(deps, candidate_units(deps.ledger)))
+    off = off_units(deps)
     deps.timings_ms["headings"] = round((time.perf_counter() - started) * 1000, 1)
     selection = choose_units(deps.ledger, scorer, signals, off=off)
     started = time.perf_counter()

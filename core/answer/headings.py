@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from core.answer.deps import AnswerDeps
+from core.answer.selection import candidate_units
 from core.answer.terms import terms_of
 from core.domain import StoreError
 from core.stores.queries import UnitRecord
@@ -95,3 +96,8 @@ def off_heading(question: str, headings: Mapping[str, Heading]) -> set[str]:
         return set()
     return {u for u, h in headings.items()
             if h not in named and any(other_sibling(asked, n, h) for n in named)}
+
+
+def off_units(deps: AnswerDeps) -> set[str]:
+    """The candidate units (selection.candidate_units) under a sibling of a heading the question writes whole."""
+    return off_heading(deps.question, read_headings(deps, candidate_units(deps.ledger)))
