@@ -198,6 +198,7 @@ def test_meaning_is_read_on_the_scale_the_weights_were_fitted_on():
 
         class _Stores:
             index = {"A": 0, "B": 1}
+            units: dict[str, UnitRecord] = {}
             embedder = _Embedder()
 
         ledger = _ledger([("A", "The firm must notify the regulator.", 1),
@@ -209,3 +210,42 @@ def test_meaning_is_read_on_the_scale_the_weights_were_fitted_on():
 
     assert chosen(1.0) == ["A"]  # MiniLM's scale: 0.03 of cosine is a small difference in meaning
     assert chosen((1 - 0.31) / (1 - 0.86)) == ["B"]  # e5's: the same 0.03 is a tenth of its whole range
+
+
+def test_a_penalty_provision_restating_the_duty_answers_only_a_question_about_the_sanction():
+    """제62조 (과태료) ①3의4 "제47조의2제2항을 위반하여 … 설치 신고를 하지 아니한 자" holds the duty's words in a few
+    words, so it outranks the duty itself; a question about the duty cites the duty, one about the fine may cite it.
+    Only the article's title bars it: the duty here sits in a chapter named after penalties (as § 160.410
+    Affirmative defenses sits in HIPAA's "Subpart D—Imposition of Civil Money Penalties") and stays citable."""
+    import numpy as np
+
+    from core.answer.signals import Signals
+
+    penalty = "제47조의2제2항을 위반하여 자동심장충격기 설치 신고를 하지 아니한 자"
+    duty = "공동주택의 관리자는 자동심장충격기를 설치하고 시장에게 설치 신고를 하여야 한다."
+    records = {
+        "ch-10": UnitRecord(id="ch-10", type="chapter", title="벌칙"),
+        "art-62": UnitRecord(id="art-62", type="article", title="과태료", parent_id="ch-10"),
+        "P": UnitRecord(id="P", type="point", text=penalty, parent_id="art-62"),
+        "art-47": UnitRecord(id="art-47", type="article", title="응급장비의 구비 등의 의무", parent_id="ch-10"),
+        "D": UnitRecord(id="D", type="paragraph", text=duty, parent_id="art-47"),
+    }
+
+    class _Embedder:
+        cosine_stretch = 1.0
+        token_model = None
+
+    class _Stores:
+        index = {"P": 0, "D": 1}
+        units = records
+        embedder = _Embedder()
+
+    def chosen(question: str) -> list[str]:
+        ledger = _ledger([("P", penalty, 1), ("D", duty, 2)], [])
+        signals = Signals(_Stores(), np.array([1.0, 0.0]), None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
+        signals.vector_of = lambda u: np.array([1.0, 0.0])  # type: ignore[method-assign]
+        signals.soft_match = lambda q, texts: None  # type: ignore[method-assign]
+        return [c.evidence.unit.id for c in choose_units(ledger, Scorer.for_question(question, ledger), signals).choices]
+
+    assert chosen("자동심장충격기 설치 신고를 하지 않으면 어떻게 되나요?") == ["D"]
+    assert "P" in chosen("자동심장충격기 설치 신고를 하지 않으면 과태료가 있나요?")

@@ -136,6 +136,20 @@ def test_a_cited_paragraph_brings_only_what_it_delegates_itself(closure_corpus: 
     assert not with_partner(closed_answer(test_settings, ["closure/act/art-4/cl-1"], hits)[0])
 
 
+def test_a_rules_article_that_only_names_an_act_paragraph_holds_no_detail_of_it(closure_corpus: str,
+                                                                                test_settings: Settings):
+    """법 제4조① leaves nothing to a lower tier and 시행규칙 제1조② only names it ("… 법 제4조제1항에 따른다"): citing ①
+    does not bring the rules article; 제5조① ("보건복지부령으로 정하는 바에 따른다") brings 시행규칙 제1조, which says
+    what that is."""
+    units = CitewalkRetriever(test_settings).stores("closure").units
+    assert units["closure/act/art-5/cl-1"].delegates and not units["closure/act/art-4/cl-1"].delegates
+    hits = ["closure/rules/art-1/cl-2", "closure/rules/art-1/cl-1"]
+    out, _ = closed_answer(test_settings, ["closure/act/art-4/cl-1"], hits)
+    assert not [u for u in out if u.startswith("closure/rules/")], out
+    out, _ = closed_answer(test_settings, ["closure/act/art-5/cl-1"], hits)
+    assert [u for u in out if u.startswith("closure/rules/art-1")], out
+
+
 def with_partner(cited: list[str]) -> bool:
     return any(u.startswith("closure/decree/art-2") for u in cited)
 

@@ -101,6 +101,15 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"(?:이)?란\s", r"말한다", r"를 말한다",
         r"được hiểu là", r"là việc", r"là (?:tổ chức|cá nhân|người)"),
 }
+# A provision under a penalty heading ("제10장 벌칙", "제62조 (과태료)", "Subpart D—Imposition of Civil Money
+# Penalties", "Xử phạt vi phạm") restates the duty it punishes in a few words ("제47조의2제2항을 위반하여 … 신고를 하지
+# 아니한 자"), so it matches a question about the duty as well as the duty does; it answers only a question about
+# the sanction.
+SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\b", r"\bsanctions?\b", r"xử phạt", r"xử lý vi phạm",
+                        r"chế tài")
+SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", r"제재", r"불이익", r"\bpenalt", r"\bfines?\b",
+                      r"\bfined\b", r"\bsanction", r"\bpunish", r"\bprison", r"\boffen[cs]e", r"\bcriminal",
+                      r"phạt", r"\btù\b", r"chế tài", r"truy cứu", r"xử lý")
 _ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO, Kind.CONDITION)
 
 
@@ -116,6 +125,11 @@ _ENUMERATES = _any(r"^\s*(?:when|in what|under what|in which)\b", r"\bwhat (?:ar
 def enumerates(question: str) -> bool:
     """Whether the question asks for every case of a rule ("When may …?") rather than whether one case fits."""
     return bool(_ENUMERATES.search(question))
+
+
+def asks_sanction(question: str) -> bool:
+    """Whether the question asks about a penalty, a fine or another sanction."""
+    return bool(SANCTION_ASKED.search(question))
 
 
 def carries(kind: Kind | None, text: str) -> bool:

@@ -8,7 +8,9 @@ and the two directions are not alike:
   asks for one, so the partner must be a search hit among the first CLOSURE_RANK, and the delegation must start from
   the cited unit's own lineage (its article, the paragraphs above it, the units under it), not from a sibling
   paragraph it does not cite (an act article's paragraphs often each leave a different detail to a different
-  article).
+  article). Where ingest marks which provisions delegate (UnitRecord.delegates), the unit the citation reaches (or
+  one above it in its article) must be one: a rules article that names an act paragraph which leaves nothing to it
+  ("… 같은 조 제3항에 따라 … 수혈받은 것이 확인된 경우는 제외한다") applies that paragraph, it holds no detail of it.
 - **up** (the cited decree / rules article details an act provision): the provision it details is the rule it rests
   on, so it is cited when it is among the first UP_ARTICLES articles of the search, however many paragraphs of the
   lower-tier article rank above it, and only while the answer cites no article of that tier yet (a second act
@@ -101,7 +103,26 @@ def _partner(query: Query, pools: _Pools, edge: Edge, inside: set[str], near: se
         if any(units[a].tier == units[end].tier for a in held if a in units):
             return None
         return pools.up.get(article)
-    return pools.down.get(article) if start in near else None
+    if start not in near or not _leaves_detail(query, start):
+        return None
+    return pools.down.get(article)
+
+
+def _leaves_detail(query: Query, unit_id: str) -> bool:
+    """Whether the unit, or one above it in its article (the lead-in of a list it is an item of), leaves a detail to
+    a lower tier; always so in a corpus whose ingest marks no provision that way."""
+    stores = query.stores
+    if not stores.marks_delegation:
+        return True
+    article, uid = article_of(query, unit_id), unit_id
+    while uid in stores.units:
+        if stores.units[uid].delegates:
+            return True
+        parent = stores.units[uid].parent_id
+        if uid == article or parent is None:
+            return False
+        uid = parent
+    return False
 
 
 def _recorded(deps: AnswerDeps, query: Query, unit_id: str) -> None:

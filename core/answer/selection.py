@@ -21,12 +21,14 @@ from itertools import combinations
 
 import numpy as np
 
+from core.answer.asked import SANCTION_HEADING, asks_sanction
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.signals import Signals, clauses
 from core.answer.soft_match import SoftMatch
 from core.answer.terms import terms_of
 from core.domain import Edge
 from core.lexical import unit_search_text
+from core.retrieval.articles import ARTICLE_TYPES
 
 
 @dataclass
@@ -280,8 +282,9 @@ def linked_pairs(ledger: EvidenceLedger) -> list[Edge]:
     return out
 
 
-def _pool(rank: dict[str, int]) -> list[str]:
-    return [u for u, r in sorted(rank.items(), key=lambda kv: kv[1]) if r <= SEED_POOL]
+def _pool(rank: dict[str, int], barred: AbstractSet[str] = frozenset()) -> list[str]:
+    """The first SEED_POOL search hits; a barred hit's place goes to the next one."""
+    return [u for u, _ in sorted(rank.items(), key=lambda kv: kv[1]) if u not in barred][:SEED_POOL]
 
 
 def candidate_units(ledger: EvidenceLedger) -> list[str]:
@@ -290,14 +293,36 @@ def candidate_units(ledger: EvidenceLedger) -> list[str]:
     return list(dict.fromkeys(_pool(_seed_ranks(ledger)) + ends))
 
 
+def under_sanction(signals: Signals | None, unit_id: str) -> bool:
+    """Whether the unit's article is a penalty provision (its title, asked.SANCTION_HEADING), read from the corpus
+    stores' parents and titles (no stores: never). Only the article's own title: a part or chapter named after
+    penalties also holds the procedure around them ("Subpart D—Imposition of Civil Money Penalties": § 160.410
+    Affirmative defenses), which is asked about in its own words."""
+    units = signals.stores.units if signals is not None else {}
+    seen: set[str] = set()
+    while unit_id in units and unit_id not in seen:
+        seen.add(unit_id)
+        unit = units[unit_id]
+        if unit.title and SANCTION_HEADING.search(unit.title):
+            return True
+        if unit.type in ARTICLE_TYPES or unit.parent_id is None:
+            return False
+        unit_id = unit.parent_id
+    return False
+
+
 def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:
-    """Every candidate set with its features (bench.select_fit fits SET_WEIGHTS on exactly these)."""
+    """Every candidate set with its features (bench.select_fit fits SET_WEIGHTS on exactly these). A question that
+    asks of no sanction gets none of the penalty provisions among them (`under_sanction`): they restate the duty."""
     rank = _seed_ranks(ledger)
     ctx = _Context(ledger, scorer, signals, bigrams(terms_of(scorer.question)), rank,
                    two_part=len(clauses(scorer.question)) >= 2)
-    pool = _pool(rank)
+    barred: set[str] = set() if asks_sanction(scorer.question) else \
+        {u for u in ledger.units if under_sanction(signals, u)}
+    pool = _pool(rank, barred)
     out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
-    linked: dict[frozenset[str], Edge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)}
+    linked: dict[frozenset[str], Edge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)
+                                          if e.source not in barred and e.target not in barred}
     for a, b in combinations(pool[:SEED_PAIR_POOL], 2):
         key = frozenset((a, b))
         out.append(Candidate((a, b), ctx.features((a, b), linked.get(key)), linked.get(key)))

@@ -68,6 +68,9 @@ class CorpusStores:
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
     edges: HeldEdges | None = None  # the citation edges, read when the stores opened (None: Neo4j was down then)
     chain_starts: ChainStarts | None = None  # where amendment chains start, read with them (None: ask every time)
+    # Whether ingest marked which of the corpus's provisions leave a detail to a lower tier (UnitRecord.delegates):
+    # the Korean parser reads "대통령령으로 정하는 …"; where nothing is marked, no unit can be told not to delegate.
+    marks_delegation: bool = False
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
@@ -94,7 +97,8 @@ class CorpusStores:
         return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
                    collection, graph,
                    unit_ids, units, matrix, window_unit, lex_map, index, order=order,
-                   graph_info=graph_info, edges=edges, chain_starts=starts)
+                   graph_info=graph_info, edges=edges, chain_starts=starts,
+                   marks_delegation=any(u.delegates for u in units.values()))
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -309,6 +313,7 @@ def _overlay_graph_info(graph: Neo4jReader, corpus: str, units: dict[str, UnitRe
         info.parent_id = row["parent_id"]
         info.tier = int(row["tier"] or 1)
         info.status = row["status"] or info.status
+        info.delegates = bool(row.get("delegates"))
         if row.get("order") is not None:
             order[row["id"]] = int(row["order"])
     return order, problem is None

@@ -27,6 +27,11 @@ UNIT_FIELDS = "u.id AS id, u.label AS label, u.title AS title, u.text AS text, u
               "u.type AS type, u.status AS status, u.tier AS tier, u.parent_id AS parent_id, u.corpus AS corpus"
 
 
+# The unit metadata key ingest sets on a provision whose own words leave a detail to a lower tier ("대통령령으로
+# 정하는 …"), as it is written in the stored metadata JSON.
+DELEGATES_MARK = '"delegates_to"'
+
+
 class UnitRecord(BaseModel):
     id: str
     label: str = ""
@@ -38,6 +43,7 @@ class UnitRecord(BaseModel):
     tier: int = 1
     parent_id: str | None = None
     corpus: str = ""
+    delegates: bool = False  # its own words leave a detail to a lower tier (read with the corpus stores only)
 
 
 class Reached(BaseModel):
@@ -306,12 +312,13 @@ def chain_starts(driver: Driver, database: str, corpus: str) -> dict[str, bool]:
 
 
 def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
-    """What the in-memory corpus stores take from the graph: labels, headings, parents, tiers, order, text."""
+    """What the in-memory corpus stores take from the graph: labels, headings, parents, tiers, order, text, and
+    whether the unit's own words leave a detail to a lower tier (ingest's `delegates_to` mark)."""
     records, _, _ = driver.execute_query(
         "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.id AS id, u.label AS label, "
         "u.title AS title, u.text AS text, u.parent_id AS parent_id, u.tier AS tier, u.status AS status, "
-        "u.order AS order",
-        corpus=corpus, database_=database,
+        "u.order AS order, coalesce(u.metadata CONTAINS $delegates, false) AS delegates",
+        corpus=corpus, delegates=DELEGATES_MARK, database_=database,
     )
     return [dict(r) for r in records]
 
