@@ -249,3 +249,34 @@ def test_a_penalty_provision_restating_the_duty_answers_only_a_question_about_th
 
     assert chosen("자동심장충격기 설치 신고를 하지 않으면 어떻게 되나요?") == ["D"]
     assert "P" in chosen("자동심장충격기 설치 신고를 하지 않으면 과태료가 있나요?")
+
+
+def test_a_rulebook_named_after_sanctions_bars_none_of_its_rules():
+    """ADGM's AML rulebook is "Anti-Money Laundering and Sanctions Rules and Guidance": its guidance passages have no
+    article above them, and the walk up reached the document's title, so every AML rule was barred from a question
+    that asked of no sanction (an ObliQA answer on the AML risk-based approach lost its gold). A part titled after
+    penalties still bars what it holds; a chapter on the sanctions regime a firm applies does not."""
+    from core.answer.selection import under_sanction
+
+    records = {
+        "AML": UnitRecord(id="AML", type="document", title="Anti-Money Laundering and Sanctions Rules and Guidance (AML)"),
+        "AML 2": UnitRecord(id="AML 2", type="chapter", title="OVERVIEW AND PURPOSE OF THE AML RULEBOOK", parent_id="AML"),
+        "G": UnitRecord(id="G", type="passage", parent_id="AML 2"),
+        "G.8": UnitRecord(id="G.8", type="passage", text="Chapter 5 explains the risk-based approach.", parent_id="G"),
+        "AML 11": UnitRecord(id="AML 11", type="chapter", parent_id="AML",
+                             title="TARGETED FINANCIAL SANCTIONS AND OTHER INTERNATIONAL OBLIGATIONS"),
+        "T": UnitRecord(id="T", type="passage", text="A Relevant Person must screen its customers.", parent_id="AML 11"),
+        "FP": UnitRecord(id="FP", type="section", title="Financial penalties", parent_id="AML"),
+        "F": UnitRecord(id="F", type="passage", text="The Regulator may impose a fine.", parent_id="FP"),
+    }
+
+    class _Stores:
+        units = records
+
+    class _Signals:
+        stores = _Stores()
+
+    signals = _Signals()
+    assert not under_sanction(signals, "G.8")  # type: ignore[arg-type]
+    assert not under_sanction(signals, "T")  # type: ignore[arg-type]
+    assert under_sanction(signals, "F")  # type: ignore[arg-type]

@@ -105,8 +105,9 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
 # Penalties", "Xử phạt vi phạm") restates the duty it punishes in a few words ("제47조의2제2항을 위반하여 … 신고를 하지
 # 아니한 자"), so it matches a question about the duty as well as the duty does; it answers only a question about
 # the sanction.
-SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\b", r"\bsanctions?\b", r"xử phạt", r"xử lý vi phạm",
-                        r"chế tài")
+# Not "sanctions" in English: a heading that says it mostly names a regime a firm must apply ("Targeted Financial
+# Sanctions and other international obligations"), not a penalty for breaching a duty.
+SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\b", r"xử phạt", r"xử lý vi phạm", r"chế tài")
 SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", r"제재", r"불이익", r"\bpenalt", r"\bfines?\b",
                       r"\bfined\b", r"\bsanction", r"\bpunish", r"\bprison", r"\boffen[cs]e", r"\bcriminal",
                       r"phạt", r"\btù\b", r"chế tài", r"truy cứu", r"xử lý")

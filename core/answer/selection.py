@@ -29,6 +29,7 @@ from core.answer.terms import terms_of
 from core.domain import Edge
 from core.lexical import unit_search_text
 from core.retrieval.articles import ARTICLE_TYPES
+from core.stores.queries import UnitRecord
 
 
 @dataclass
@@ -297,18 +298,23 @@ def under_sanction(signals: Signals | None, unit_id: str) -> bool:
     """Whether the unit's article is a penalty provision (its title, asked.SANCTION_HEADING), read from the corpus
     stores' parents and titles (no stores: never). Only the article's own title: a part or chapter named after
     penalties also holds the procedure around them ("Subpart D—Imposition of Civil Money Penalties": § 160.410
-    Affirmative defenses), which is asked about in its own words."""
+    Affirmative defenses), which is asked about in its own words. In a rulebook without articles, likewise
+    only the nearest titled part ("Financial penalties"), and never the document's title, which names a whole
+    regime."""
     units = signals.stores.units if signals is not None else {}
-    seen: set[str] = set()
-    while unit_id in units and unit_id not in seen:
-        seen.add(unit_id)
+    path: list[UnitRecord] = []  # the unit and its parts up to its article (or to the document, without one)
+    while unit_id in units and unit_id not in {u.id for u in path}:
         unit = units[unit_id]
-        if unit.title and SANCTION_HEADING.search(unit.title):
-            return True
+        if unit.type == "document":  # a whole act or rulebook ("… Money Laundering and Sanctions Rules …")
+            break
+        path.append(unit)
         if unit.type in ARTICLE_TYPES or unit.parent_id is None:
-            return False
+            break
         unit_id = unit.parent_id
-    return False
+    titles = [u.title for u in path if u.title]
+    if not path or path[-1].type not in ARTICLE_TYPES:
+        titles = titles[:1]
+    return any(SANCTION_HEADING.search(t) for t in titles)
 
 
 def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:
