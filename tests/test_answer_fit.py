@@ -127,3 +127,56 @@ def test_the_asked_for_kind_is_taken_from_a_rule_never_from_a_recital(test_setti
     deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE))
     fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEADLINE, ["art75"])
     assert fitted.units == ["art33"], fitted.notes
+
+
+ACCESS = _unit("a15", "Reg, Article 15", "article", "Article 15\nRight of access by the data subject")
+ACCESS_INFO = UnitRecord(id="a15-1", label="Reg, Article 15(1)", type="clause", parent_id="a15",
+                         text="1. The data subject shall have the right to obtain from the controller confirmation as "
+                              "to whether or not personal data concerning him or her are being processed, and, where "
+                              "that is the case, access to the personal data and the following information:")
+ACCESS_ITEMS = [UnitRecord(id=f"a15-1-{p}", label=f"Reg, Article 15(1)({p})", type="point", parent_id="a15-1",
+                           text=text)
+                for p, text in (("a", "(a) the purposes of the processing;"),
+                                ("b", "(b) the recipients to whom the personal data have been or will be disclosed;"))]
+ACCESS_COPY = UnitRecord(id="a15-3", label="Reg, Article 15(3)", type="clause", parent_id="a15",
+                         text="3. The controller shall provide a copy of the personal data undergoing processing. For "
+                              "any further copies requested by the data subject, the controller may charge a "
+                              "reasonable fee based on administrative costs.")
+
+
+class _AccessGraph(_Graph):
+    """One article: a paragraph granting the right with its list of information, a paragraph on the copy."""
+
+    units = (ACCESS, ACCESS_INFO, *ACCESS_ITEMS, ACCESS_COPY)
+
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        known = {u.id: u for u in self.units}
+        return {u: known[u] for u in unit_ids if u in known}
+
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        known = {u.id: u for u in self.units}
+        out: dict[str, list[UnitRecord]] = {}
+        for unit_id in unit_ids:
+            above: list[UnitRecord] = []
+            parent = known[unit_id].parent_id if unit_id in known else None
+            while parent:
+                above.insert(0, known[parent])
+                parent = known[parent].parent_id
+            out[unit_id] = above
+        return out
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return {p: kids for p in unit_ids if (kids := [u for u in self.units if u.parent_id == p])}
+
+
+def test_a_list_question_descends_to_the_lead_in_of_its_rule_even_when_the_question_is_wordy(test_settings):
+    """A user's question tells a situation in many words the rule does not use, so what any paragraph covers of it
+    is small; within the chosen rule the topic is shared already, and the paragraph that lists the asked-for
+    information (a lead-in with its items) is the answer, not the neighbouring paragraph on the copy."""
+    question = ("I sent a subject access request to my bank last month. Apart from a copy of my data, what "
+                "information are they obliged to give me?")
+    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(),
+                      graph=_AccessGraph())
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (ACCESS_COPY, ACCESS_INFO))
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.LIST, ["a15-3"])
+    assert fitted.units == ["a15-1"], fitted.notes

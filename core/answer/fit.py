@@ -35,7 +35,8 @@ log = logging.getLogger("citewalk.answer")
 # DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
 DECIDING_SHARE = 0.25
 DECIDING_WEIGHT = 0.6
-# A replacement must cover at least this share of the question's weight (it shares the rule's topic).
+# A unit of another rule replaces the chosen one only if it covers at least this share of the question's weight
+# (it shares the rule's topic).
 MIN_COVER = 0.3
 # Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
 DECIDING_READ = 6
@@ -52,7 +53,9 @@ SWITCH_DENSE = 0.05
 # `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
 KIND_MARGIN = 0.15
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
-# what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
+# what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
+# on its own cover (MIN_COVER is for a switch to another rule): within the chosen rule the topic is shared, and a
+# user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
 DESCENT_SHARE = 0.4
 # A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
 LIFT_LEVELS = 4
@@ -338,7 +341,7 @@ class _Fitter:
             return unit_id, None
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
         covered = self.with_items(best, pool)
-        if not heading and (covered < MIN_COVER or covered < DESCENT_SHARE * self.cover(unit)):
+        if not heading and covered < DESCENT_SHARE * self.cover(unit):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
