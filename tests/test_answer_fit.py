@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from core.answer.asked import Kind
 from core.answer.deps import AnswerDeps, Evidence
-from core.answer.fit import _same_rule, fit
+from core.answer.fit import Fitted, _same_rule, fit
 from core.answer.selection import Scorer
 from core.stores import queries as gq
 from core.stores.queries import UnitRecord
@@ -122,11 +122,17 @@ def test_the_asked_for_kind_is_taken_from_a_rule_never_from_a_recital(test_setti
     """A recital repeats the rule's deadline as its reason and words it closer to the question ("reported"); the
     answer to "how long" is the enacting provision that sets it."""
     question = "How long do we have to get a personal data breach reported to the supervisory authority?"
-    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(),
-                      graph=_BreachGraph())
-    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE))
-    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEADLINE, ["art75"])
+    fitted = _fitted(test_settings, _BreachGraph(), question, (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE),
+                     Kind.DEADLINE, ["art75"])
     assert fitted.units == ["art33"], fitted.notes
+
+
+def _fitted(settings, graph: FakeGraph, question: str, evidence: tuple[UnitRecord, ...], kind: Kind,
+            chosen: list[str]) -> Fitted:
+    """The fit of `chosen` for a question whose evidence is `evidence`, over `graph`."""
+    deps = AnswerDeps(settings=settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=graph)
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in evidence)
+    return fit(deps, Scorer.for_question(question, deps.ledger), kind, chosen)
 
 
 ACCESS = _unit("a15", "Reg, Article 15", "article", "Article 15\nRight of access by the data subject")
@@ -175,8 +181,33 @@ def test_a_list_question_descends_to_the_lead_in_of_its_rule_even_when_the_quest
     information (a lead-in with its items) is the answer, not the neighbouring paragraph on the copy."""
     question = ("I sent a subject access request to my bank last month. Apart from a copy of my data, what "
                 "information are they obliged to give me?")
-    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(),
-                      graph=_AccessGraph())
-    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (ACCESS_COPY, ACCESS_INFO))
-    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.LIST, ["a15-3"])
+    fitted = _fitted(test_settings, _AccessGraph(), question, (ACCESS_COPY, ACCESS_INFO), Kind.LIST, ["a15-3"])
     assert fitted.units == ["a15-1"], fitted.notes
+
+
+CONSULT = _unit("a36", "Reg, Article 36", "article", "Article 36\nPrior consultation")
+CONSULT_DUTY = UnitRecord(id="a36-1", label="Reg, Article 36(1)", type="clause", parent_id="a36",
+                          text="1. The controller shall consult the supervisory authority prior to processing where a "
+                               "data protection impact assessment indicates that the processing would result in a "
+                               "high risk in the absence of measures taken by the controller to mitigate the risk.")
+CONSULT_PERIOD = UnitRecord(id="a36-2", label="Reg, Article 36(2)", type="clause", parent_id="a36",
+                            text="2. Where the supervisory authority is of the opinion that the intended processing "
+                                 "would infringe this Regulation, the supervisory authority shall, within period of up "
+                                 "to eight weeks of receipt of the request for consultation, provide written advice "
+                                 "to the controller.")
+
+
+class _ConsultGraph(_AccessGraph):
+    units = (CONSULT, CONSULT_DUTY, CONSULT_PERIOD, ACCESS, ACCESS_COPY)
+
+
+def test_a_deadline_is_cited_from_the_paragraph_that_states_it_not_with_its_duty_beside_it(test_settings):
+    """Two paragraphs of one rule chosen for "how long": the one that states the period answers; the duty it
+    belongs to only restates the topic. Paragraphs of two rules each answer their half and both stay."""
+    question = ("We have gone to the supervisory authority for prior consultation. How long can they take to come "
+                "back to us with written advice?")
+    evidence = (CONSULT_PERIOD, CONSULT_DUTY, ACCESS_COPY)
+    assert _fitted(test_settings, _ConsultGraph(), question, evidence, Kind.DEADLINE, ["a36-2", "a36-1"]).units \
+        == ["a36-2"]
+    assert _fitted(test_settings, _ConsultGraph(), question, evidence, Kind.DEADLINE, ["a36-2", "a15-3"]).units \
+        == ["a36-2", "a15-3"]

@@ -64,6 +64,8 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
+STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 # Units that give reasons, not rules (outside the enacting terms).
 REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
@@ -346,6 +348,20 @@ class _Fitter:
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
 
+    def stating(self, units: list[str]) -> list[str]:
+        """Of paragraphs of one rule cited together for a deadline or an amount, those that state it: the others
+        restate the duty the figure belongs to ("shall consult … prior to processing" beside "within eight
+        weeks"). Paragraphs of different rules stay: each answers its half."""
+        if self.kind not in STATED_KINDS or len(units) < 2:
+            return units
+        stating = [u for u in units if _carries(self.kind, self.unit(u))]
+        if not stating or len(stating) == len(units):
+            return units
+        region = {r.id for r in self.region(stating[0])}
+        if not all(u in region for u in units) or any(self.named(u) for u in units if u not in stating):
+            return units
+        return stating
+
     def with_items(self, unit: UnitRecord, pool: list[UnitRecord]) -> float:
         """Cover of a unit read with its items among `pool`: a lead-in ("… shall at least:") says little itself,
         its list is the content asked for."""
@@ -448,6 +464,7 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
         d, note = fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
+    descended = fitter.stating(descended)
     leads: dict[str, UnitRecord] = {}
     whole = [fitter.whole(u, leads) for u in descended]
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
