@@ -127,7 +127,7 @@ def test_the_asked_for_kind_is_taken_from_a_rule_never_from_a_recital(test_setti
     assert fitted.units == ["art33"], fitted.notes
 
 
-def _fitted(settings, graph: FakeGraph, question: str, evidence: tuple[UnitRecord, ...], kind: Kind,
+def _fitted(settings, graph: FakeGraph, question: str, evidence: tuple[UnitRecord, ...], kind: Kind | None,
             chosen: list[str]) -> Fitted:
     """The fit of `chosen` for a question whose evidence is `evidence`, over `graph`."""
     deps = AnswerDeps(settings=settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=graph)
@@ -211,3 +211,25 @@ def test_a_deadline_is_cited_from_the_paragraph_that_states_it_not_with_its_duty
         == ["a36-2"]
     assert _fitted(test_settings, _ConsultGraph(), question, evidence, Kind.DEADLINE, ["a36-2", "a15-3"]).units \
         == ["a36-2", "a15-3"]
+
+
+SECURITY = _unit("a32", "Reg, Article 32", "article", "Article 32\nSecurity of processing")
+SECURITY_MEASURES = UnitRecord(id="a32-1", label="Reg, Article 32(1)", type="clause", parent_id="a32",
+                               text="1. The controller and the processor shall implement appropriate technical and "
+                                    "organisational measures to ensure a level of security appropriate to the risk.")
+SECURITY_CODES = UnitRecord(id="a32-3", label="Reg, Article 32(3)", type="clause", parent_id="a32",
+                            text="3. Adherence to an approved code of conduct may be used as an element by which to "
+                                 "demonstrate compliance.")
+
+
+class _SecurityGraph(_AccessGraph):
+    units = (SECURITY, SECURITY_MEASURES, SECURITY_CODES)
+
+
+def test_a_named_heading_is_opened_to_the_paragraph_that_answers(test_settings):
+    """The question names "Article 32", whose own unit is its heading ("Security of processing"): nothing of it can
+    be quoted, so the paragraph below that answers is cited, as for any heading."""
+    question = ("Our contract says the processor takes all measures required pursuant to Article 32. What security "
+                "measures does that actually oblige the processor to implement?")
+    fitted = _fitted(test_settings, _SecurityGraph(), question, (SECURITY,), None, ["a32"])
+    assert fitted.units == ["a32-1"], fitted.notes

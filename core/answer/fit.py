@@ -328,7 +328,8 @@ class _Fitter:
     def descend(self, unit_id: str, heading_only: bool = False) -> tuple[str, str | None]:
         """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
         unit = self.unit(unit_id)
-        if self.named(unit_id):
+        # A named unit is what is asked about, but a heading has nothing of its own to quote: its content is below.
+        if self.named(unit_id) and not _is_heading(unit):
             return unit_id, None
         below = self.subtree(unit_id) if _is_heading(unit) else []
         heading = len(below) > 1
