@@ -335,7 +335,12 @@ class _Fitter:
         heading = len(below) > 1
         if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
             return unit_id, None
-        if not heading and _carries(self.kind, unit):
+        # A rule often states several periods or sums, one per party or case ("the controller … 72 hours", "the
+        # processor … without undue delay"): a chosen paragraph that states one gives way only to a paragraph of
+        # the rule that covers more of the question. A list or a definition is not re-chosen so: the definitions'
+        # lead-in with all its items would cover everything.
+        holds = not heading and _carries(self.kind, unit)
+        if holds and self.kind not in STATED_KINDS:
             return unit_id, None
         pool = below or self.region(unit_id)
         options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
@@ -345,6 +350,8 @@ class _Fitter:
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
         covered = self.with_items(best, pool)
         if not heading and covered < DESCENT_SHARE * self.cover(unit):
+            return unit_id, None
+        if holds and covered <= self.with_items(unit, pool):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
