@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
+
 from core.answer.asked import Kind
 from core.answer.deps import AnswerDeps, Evidence
-from core.answer.fit import _same_rule, fit
+from core.answer.fit import Fitted, _same_rule, fit
 from core.answer.selection import Scorer
 from core.stores import queries as gq
 from core.stores.queries import UnitRecord
@@ -122,8 +124,142 @@ def test_the_asked_for_kind_is_taken_from_a_rule_never_from_a_recital(test_setti
     """A recital repeats the rule's deadline as its reason and words it closer to the question ("reported"); the
     answer to "how long" is the enacting provision that sets it."""
     question = "How long do we have to get a personal data breach reported to the supervisory authority?"
-    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(),
-                      graph=_BreachGraph())
-    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE))
-    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEADLINE, ["art75"])
+    fitted = _fitted(test_settings, _BreachGraph(), question, (REPORTING_LINES, BREACH_RECITAL, BREACH_ARTICLE),
+                     Kind.DEADLINE, ["art75"])
     assert fitted.units == ["art33"], fitted.notes
+
+
+def _fitted(settings, graph: FakeGraph, question: str, evidence: tuple[UnitRecord, ...], kind: Kind | None,
+            chosen: list[str]) -> Fitted:
+    """The fit of `chosen` for a question whose evidence is `evidence`, over `graph`."""
+    deps = AnswerDeps(settings=settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=graph)
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in evidence)
+    return fit(deps, Scorer.for_question(question, deps.ledger), kind, chosen)
+
+def _under(parent: str, uid: str, label: str, text: str) -> UnitRecord:
+    """A paragraph of the rule `parent`."""
+    return UnitRecord(id=uid, label=label, type="clause", parent_id=parent, text=text)
+
+
+ACCESS = _unit("a15", "Reg, Article 15", "article", "Article 15\nRight of access by the data subject")
+ACCESS_INFO = _under("a15", "a15-1", "Reg, Article 15(1)",
+        "1. The data subject shall have the right to obtain from the controller confirmation as "
+        "to whether or not personal data concerning him or her are being processed, and, where "
+        "that is the case, access to the personal data and the following information:")
+ACCESS_ITEMS = [UnitRecord(id=f"a15-1-{p}", label=f"Reg, Article 15(1)({p})", type="point", parent_id="a15-1",
+                           text=text)
+                for p, text in (("a", "(a) the purposes of the processing;"),
+                                ("b", "(b) the recipients to whom the personal data have been or will be disclosed;"))]
+ACCESS_COPY = _under("a15", "a15-3", "Reg, Article 15(3)",
+        "3. The controller shall provide a copy of the personal data undergoing processing. For "
+        "any further copies requested by the data subject, the controller may charge a "
+        "reasonable fee based on administrative costs.")
+
+
+class _AccessGraph(_Graph):
+    """One article: a paragraph granting the right with its list of information, a paragraph on the copy."""
+
+    units = (ACCESS, ACCESS_INFO, *ACCESS_ITEMS, ACCESS_COPY)
+
+    def fetch_units(self, unit_ids: Iterable[str]) -> dict[str, UnitRecord]:
+        known = {u.id: u for u in self.units}
+        return {u: known[u] for u in unit_ids if u in known}
+
+    def ancestors_of(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        known = {u.id: u for u in self.units}
+        out: dict[str, list[UnitRecord]] = {}
+        for unit_id in unit_ids:
+            above: list[UnitRecord] = []
+            parent = known[unit_id].parent_id if unit_id in known else None
+            while parent:
+                above.insert(0, known[parent])
+                parent = known[parent].parent_id
+            out[unit_id] = above
+        return out
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        return {p: kids for p in unit_ids if (kids := [u for u in self.units if u.parent_id == p])}
+
+
+def _rule_graph(*units: UnitRecord) -> _AccessGraph:
+    """A graph of these units only (their headings and sub-units by parent_id)."""
+    graph = _AccessGraph()
+    graph.units = units
+    return graph
+
+
+def test_a_list_question_descends_to_the_lead_in_of_its_rule_even_when_the_question_is_wordy(test_settings):
+    """A user's question tells a situation in many words the rule does not use, so what any paragraph covers of it
+    is small; within the chosen rule the topic is shared already, and the paragraph that lists the asked-for
+    information (a lead-in with its items) is the answer, not the neighbouring paragraph on the copy."""
+    question = ("I sent a subject access request to my bank last month. Apart from a copy of my data, what "
+                "information are they obliged to give me?")
+    fitted = _fitted(test_settings, _AccessGraph(), question, (ACCESS_COPY, ACCESS_INFO), Kind.LIST, ["a15-3"])
+    assert fitted.units == ["a15-1"], fitted.notes
+
+
+CONSULT = _unit("a36", "Reg, Article 36", "article", "Article 36\nPrior consultation")
+SECURITY = _unit("a32", "Reg, Article 32", "article", "Article 32\nSecurity of processing")
+BREACH = _unit("a33", "Reg, Article 33", "article", "Article 33\nNotification of a personal data breach")
+# Paragraphs of the articles above: unit id → (parent, label, text).
+PARAGRAPHS = {
+    "a36-1": ("a36", "Reg, Article 36(1)",
+        "1. The controller shall consult the supervisory authority prior to processing where a "
+        "data protection impact assessment indicates that the processing would result in a "
+        "high risk in the absence of measures taken by the controller to mitigate the risk."),
+    "a36-2": ("a36", "Reg, Article 36(2)",
+        "2. Where the supervisory authority is of the opinion that the intended processing "
+        "would infringe this Regulation, the supervisory authority shall, within period of up "
+        "to eight weeks of receipt of the request for consultation, provide written advice "
+        "to the controller."),
+    "a32-1": ("a32", "Reg, Article 32(1)",
+        "1. The controller and the processor shall implement appropriate technical and "
+        "organisational measures to ensure a level of security appropriate to the risk."),
+    "a32-3": ("a32", "Reg, Article 32(3)",
+        "3. Adherence to an approved code of conduct may be used as an element by which to "
+        "demonstrate compliance."),
+    "a33-1": ("a33", "Reg, Article 33(1)",
+        "1. In the case of a personal data breach, the controller shall without undue "
+        "delay and, where feasible, not later than 72 hours after having become aware of "
+        "it, notify the personal data breach to the supervisory authority."),
+    "a33-2": ("a33", "Reg, Article 33(2)",
+        "2. The processor shall notify the controller without undue delay after becoming "
+        "aware of a personal data breach."),
+}
+(CONSULT_DUTY, CONSULT_PERIOD, SECURITY_MEASURES, SECURITY_CODES, BREACH_CONTROLLER, BREACH_PROCESSOR) = (
+    _under(parent, uid, label, text) for uid, (parent, label, text) in PARAGRAPHS.items())
+CONSULTATION = (CONSULT, CONSULT_DUTY, CONSULT_PERIOD, ACCESS, ACCESS_COPY)
+BREACH_RULE = (BREACH, BREACH_CONTROLLER, BREACH_PROCESSOR)
+HOW_LONG_ADVICE = ("We have gone to the supervisory authority for prior consultation. How long can they take to come "
+                   "back to us with written advice?")
+FIT_CASES = {
+    # Two paragraphs of one rule chosen for "how long": the one that states the period answers; the duty it
+    # belongs to only restates the topic.
+    "a deadline from the paragraph that states it, not its duty beside it": (
+        CONSULTATION, HOW_LONG_ADVICE, (CONSULT_PERIOD, CONSULT_DUTY, ACCESS_COPY), Kind.DEADLINE,
+        ["a36-2", "a36-1"], ["a36-2"]),
+    # Paragraphs of two rules each answer their half: both stay.
+    "a pair of two rules stays": (
+        CONSULTATION, HOW_LONG_ADVICE, (CONSULT_PERIOD, CONSULT_DUTY, ACCESS_COPY), Kind.DEADLINE,
+        ["a36-2", "a15-3"], ["a36-2", "a15-3"]),
+    # The question names "Article 32", whose own unit is its heading: nothing of it can be quoted, so the
+    # paragraph below that answers is cited, as for any heading.
+    "a named heading is opened": (
+        (SECURITY, SECURITY_MEASURES, SECURITY_CODES),
+        "Our contract says the processor takes all measures required pursuant to Article 32. What security measures "
+        "does that actually oblige the processor to implement?", (SECURITY,), None, ["a32"], ["a32-1"]),
+    # Both paragraphs state a deadline; the processor's question is covered more by the processor's paragraph.
+    "of two paragraphs stating a deadline, the one that covers the question": (
+        BREACH_RULE, "We are a processor. If we get a personal data breach, how fast must the processor notify the "
+        "controller?", (BREACH_CONTROLLER, BREACH_PROCESSOR), Kind.DEADLINE, ["a33-1"], ["a33-2"]),
+    "the controller's deadline question keeps the controller's paragraph": (
+        BREACH_RULE, "How long does the controller have to notify the supervisory authority of a personal data breach?",
+        (BREACH_CONTROLLER, BREACH_PROCESSOR), Kind.DEADLINE, ["a33-1"], ["a33-1"]),
+}
+
+
+@pytest.mark.parametrize("case", list(FIT_CASES))
+def test_the_fit_cites_the_paragraph_of_the_rule_that_answers(case, test_settings):
+    units, question, evidence, kind, chosen, expected = FIT_CASES[case]
+    fitted = _fitted(test_settings, _rule_graph(*units), question, evidence, kind, chosen)
+    assert fitted.units == expected, fitted.notes

@@ -35,7 +35,8 @@ log = logging.getLogger("citewalk.answer")
 # DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
 DECIDING_SHARE = 0.25
 DECIDING_WEIGHT = 0.6
-# A replacement must cover at least this share of the question's weight (it shares the rule's topic).
+# A unit of another rule replaces the chosen one only if it covers at least this share of the question's weight
+# (it shares the rule's topic).
 MIN_COVER = 0.3
 # Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
 DECIDING_READ = 6
@@ -52,7 +53,9 @@ SWITCH_DENSE = 0.05
 # `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
 KIND_MARGIN = 0.15
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
-# what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer).
+# what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
+# on its own cover (MIN_COVER is for a switch to another rule): within the chosen rule the topic is shared, and a
+# user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
 DESCENT_SHARE = 0.4
 # A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
 LIFT_LEVELS = 4
@@ -61,6 +64,8 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
+STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 # Units that give reasons, not rules (outside the enacting terms).
 REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
@@ -323,13 +328,19 @@ class _Fitter:
     def descend(self, unit_id: str, heading_only: bool = False) -> tuple[str, str | None]:
         """The paragraph of the same rule that carries the asked-for content (or the content under a heading)."""
         unit = self.unit(unit_id)
-        if self.named(unit_id):
+        # A named unit is what is asked about, but a heading has nothing of its own to quote: its content is below.
+        if self.named(unit_id) and not _is_heading(unit):
             return unit_id, None
         below = self.subtree(unit_id) if _is_heading(unit) else []
         heading = len(below) > 1
         if (self.kind not in DESCEND_KINDS or heading_only) and not heading:
             return unit_id, None
-        if not heading and _carries(self.kind, unit):
+        # A rule often states several periods or sums, one per party or case ("the controller … 72 hours", "the
+        # processor … without undue delay"): a chosen paragraph that states one gives way only to a paragraph of
+        # the rule that covers more of the question. A list or a definition is not re-chosen so: the definitions'
+        # lead-in with all its items would cover everything.
+        holds = not heading and _carries(self.kind, unit)
+        if holds and self.kind not in STATED_KINDS:
             return unit_id, None
         pool = below or self.region(unit_id)
         options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
@@ -338,10 +349,26 @@ class _Fitter:
             return unit_id, None
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
         covered = self.with_items(best, pool)
-        if not heading and (covered < MIN_COVER or covered < DESCENT_SHARE * self.cover(unit)):
+        if not heading and covered < DESCENT_SHARE * self.cover(unit):
+            return unit_id, None
+        if holds and covered <= self.with_items(unit, pool):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
+
+    def stating(self, units: list[str]) -> list[str]:
+        """Of paragraphs of one rule cited together for a deadline or an amount, those that state it: the others
+        restate the duty the figure belongs to ("shall consult … prior to processing" beside "within eight
+        weeks"). Paragraphs of different rules stay: each answers its half."""
+        if self.kind not in STATED_KINDS or len(units) < 2:
+            return units
+        stating = [u for u in units if _carries(self.kind, self.unit(u))]
+        if not stating or len(stating) == len(units):
+            return units
+        region = {r.id for r in self.region(stating[0])}
+        if not all(u in region for u in units) or any(self.named(u) for u in units if u not in stating):
+            return units
+        return stating
 
     def with_items(self, unit: UnitRecord, pool: list[UnitRecord]) -> float:
         """Cover of a unit read with its items among `pool`: a lead-in ("… shall at least:") says little itself,
@@ -445,6 +472,7 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
         d, note = fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
+    descended = fitter.stating(descended)
     leads: dict[str, UnitRecord] = {}
     whole = [fitter.whole(u, leads) for u in descended]
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
