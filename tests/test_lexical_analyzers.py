@@ -23,6 +23,16 @@ def test_english_terms_are_the_stemmed_words_as_before():
     assert get_analyzer("en").tokenize("The covered entities") == ["cover", "entiti"]
 
 
+def test_the_pronoun_i_is_no_roman_numeral_but_a_numbered_heading_keeps_its_i():
+    # "I live in Spain" matched every unit that lists points (i), (ii) ... by the term "i".
+    assert tokenize("I live in Spain and I'm asking: can I complain?") == ["live", "spain", "ask", "can", "complain"]
+    assert tokenize("Annex I and point (i); Chapter I, Title I") == ["annex", "i", "point", "i", "chapter", "i", "titl", "i"]
+    units = ["The controller shall (i) inform the data subject; (ii) keep records.",
+             "A data subject who lives in one Member State may lodge a complaint there."]
+    scores = LexicalIndex.build(["a", "b"], units).scores("I live in Spain: can I complain?")
+    assert scores[0] == 0.0 and scores[1] > 0
+
+
 def test_language_is_detected_from_the_script():
     assert detect_language(VI_UNITS) == "vi"
     assert detect_language(["제1조(목적) 이 법은 의료에 관한 사항을 규정한다."]) == "ko"

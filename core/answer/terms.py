@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from core.analyzers.english import without_pronoun_i
 from core.analyzers.korean import KoreanAnalyzer
 from core.analyzers.script import detect_language
 from core.domain import normalize_text
@@ -44,7 +45,7 @@ def terms_of(text: str) -> list[str]:
     language = detect_language([text])
     if language == "ko":
         return list(_korean_terms(text))
-    words = _WORD.findall(normalize_text(text).lower())
     if language == "vi":
-        return words
+        return _WORD.findall(normalize_text(text).lower())
+    words = _WORD.findall(without_pronoun_i(normalize_text(text)).lower())
     return [t for word in words for t in _term(word) if t not in _QUESTION_WORDS]
