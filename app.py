@@ -131,19 +131,24 @@ async def on_message(message: cl.Message) -> None:
 @cl.action_callback(COPY_LINK_ACTION)
 async def copy_link(action: cl.Action) -> None:
     user = cl.user_session.get("user")
-    view = _views().get(action.forId)
+    answer_id = action.forId
+    if answer_id is None:  # a button sent without its answer: nothing names what to share
+        await cl.Message(content="This answer cannot be shared: the button is not attached to an answer.").send()
+        return
+    view = _views().get(answer_id)
     if view is None:  # not asked in this session (worker restarted, or the socket reconnected to another worker)
-        found = await stored_view(engine, action.forId, user.identifier if user else None)
+        found = await stored_view(engine, answer_id, user.identifier if user else None)
         if found.view is None:
             await cl.Message(content=f"This answer cannot be shared: {found.reason}.").send()
             return
         view = found.view
-        keep_view(_views(), action.forId, view)
-    token = await create_link(engine, user.identifier if user else ANONYMOUS, action.forId, view)
+        keep_view(_views(), answer_id, view)
+    token = await create_link(engine, user.identifier if user else ANONYMOUS, answer_id, view)
     message = cl.Message(content="A read-only link to this answer; signed-in colleagues can open it, "
                                  "and you can revoke it from the page.")
     await message.send()
     box = cl.CustomElement(name="ShareLink", props={"path": f"/answers/{token}"}, display="inline")
-    message.elements, problems = await send_each(message.id, [box])
+    sent, problems = await send_each(message.id, [box])
+    message.elements = sent  # type: ignore[assignment]  # chainlit types Message.elements with an unbound TypeVar
     if problems:
         await add_notice(message, problems, then=f"The link is `/answers/{token}` on this site.")

@@ -43,7 +43,7 @@ class Question:
     by_label: bool = False  # gold given as labels, matched at that level or below (bench.retrieval's rule)
 
 
-def load_questions(path: Path, fmt: str | None, limit: int | None) -> list[Question]:
+def load_questions(path: Path, fmt: retrieval.Format | None, limit: int | None) -> list[Question]:
     """The question files bench.retrieval reads (xrefrag, obliqa, units with unit ids or labels), read its way."""
     rows, _, by_label = retrieval.load_questions(path, fmt, limit)
     return [Question(q.id, q.question, set(q.gold), dict(q.groups), by_label) for q in rows]

@@ -31,15 +31,13 @@ def probe(url: str, account: tuple[str, str], question: str) -> dict:
             seconds = round(time.monotonic() - began, 2)
             cards = page.locator(CARDS).last.locator(".rule-card")
             labels = cards.evaluate_all("cards => cards.map(c => c.dataset.label)")
-            result = {"url": url, "question": question, "answer_s": seconds, "rule_cards": len(labels),
-                      "graph_nodes": graph_nodes(page), "missing_element_notices": page.get_by_text(NOTICE).count()}
-            link = share_last_answer(page)
-            result["permalink_same_cards"] = open_link(browser, url, link, account) == labels
+            nodes, notices = graph_nodes(page), page.get_by_text(NOTICE).count()
+            same_cards = open_link(browser, url, share_last_answer(page), account) == labels
         finally:
             browser.close()
-    result["whole"] = (result["rule_cards"] > 0 and result["graph_nodes"] >= 2 and result["permalink_same_cards"]
-                       and result["missing_element_notices"] == 0)
-    return result
+    return {"url": url, "question": question, "answer_s": seconds, "rule_cards": len(labels), "graph_nodes": nodes,
+            "missing_element_notices": notices, "permalink_same_cards": same_cards,
+            "whole": len(labels) > 0 and nodes >= 2 and same_cards and notices == 0}
 
 
 def main(argv: list[str] | None = None) -> int:

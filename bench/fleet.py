@@ -75,6 +75,7 @@ class Fleet:
             await asyncio.sleep(0.1)
         drained = time.monotonic()
         port = urlsplit(self.urls[index]).port
+        assert port is not None, "a worker's URL always names its port (start() writes it)"
         files = worker_folder(self.env, port) / ".files"
         await asyncio.to_thread(self._stacks[index].close)  # SIGTERM to its process group, then waits
         stopped_cleanly = not files.exists()

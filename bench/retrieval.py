@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         runs[method] = run  # the TREC file keeps unit ids; label gold is scored on the mapped run
         if by_label:
             run = {qid: as_labels(ranked, members) for qid, ranked in run.items()}
-        values = evaluate(questions, run, args.k)
+        values: dict[str, float | dict[str, float]] = dict(evaluate(questions, run, args.k))
         if fmt == "xrefrag":
             values.update(xref_scores(questions, run))
         if any(q.groups for q in questions):

@@ -49,7 +49,7 @@ class CorpusGraph(BaseModel):
 
     def eligible(self, unit_id: str) -> bool:
         unit = self.units.get(unit_id)
-        return bool(unit) and unit.type not in BROAD_TYPES and len(unit.text.strip()) >= MIN_TEXT_CHARS \
+        return unit is not None and unit.type not in BROAD_TYPES and len(unit.text.strip()) >= MIN_TEXT_CHARS \
             and unit.status not in ("repealed", "expired")
 
 

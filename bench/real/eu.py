@@ -107,8 +107,8 @@ class _Where:
         self._located: list[tuple[LegalUnit, int] | None] = []
         for line in act.raw:
             queue = queues.get(line.strip())
-            unit = queue.pop(0) if queue else None
-            self._located.append((unit, unit.text.find(line.strip())) if unit is not None else None)
+            found = queue.pop(0) if queue else None
+            self._located.append((found, found.text.find(line.strip())) if found is not None else None)
         self.edges: dict[str, list[Edge]] = {}
         for edge in act.graph.edges:
             self.edges.setdefault(edge.source, []).append(edge)
@@ -153,9 +153,9 @@ def _points(act: _Act, short: str) -> Check:
                 hits += 1
             else:
                 misses.append(f"{unit.label}: {match.group(0)}")
-    share = round(hits / total, 4) if total else "no mentions"
-    return Check(area=AREA, name=f"{short}: point citations reach the point", value=share, target=">= 0.95",
-                 ok=share >= 0.95 if total else None, detail={"hits": hits, "total": total, "by_form": by_form, "misses": misses[:15]})
+    share = round(hits / total, 4) if total else None
+    return Check(area=AREA, name=f"{short}: point citations reach the point", value="no mentions" if share is None else share,
+                 target=">= 0.95", ok=None if share is None else share >= 0.95, detail={"hits": hits, "total": total, "by_form": by_form, "misses": misses[:15]})
 
 
 def _other_acts(act: _Act, short: str) -> Check:

@@ -26,10 +26,11 @@ LEGEND_TITLE_CHARS = 48
 _EXTERNAL_TAG = re.compile(r"<(link|script)\b[^>]*\bhttps?://[^>]*>(\s*</script>)?", re.IGNORECASE)
 _HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.IGNORECASE)
 
-_OPTIONS = {
+_PHYSICS: dict[str, object] = {"solver": "forceAtlas2Based", "stabilization": {"iterations": 150},
+                              "forceAtlas2Based": {"gravitationalConstant": -60, "springLength": 110}}
+_OPTIONS: dict[str, object] = {
     "interaction": {"hover": True, "tooltipDelay": 3600000, "navigationButtons": False},
-    "physics": {"solver": "forceAtlas2Based", "stabilization": {"iterations": 150},
-                "forceAtlas2Based": {"gravitationalConstant": -60, "springLength": 110}},
+    "physics": _PHYSICS,
     "edges": {"smooth": {"type": "continuous"}, "font": {"size": 10, "color": "#55606e", "strokeWidth": 3,
                                                           "align": "middle"}},
     "nodes": {"font": {"face": "Inter, system-ui, sans-serif", "size": 13}},
@@ -172,7 +173,7 @@ def graph_html(view: AnswerView, height_px: int = 420) -> str:
         net.add_edge(edge.source, edge.target, label=edge_word(edge.type), arrows="to",
                      color=EDGE_COLOURS.get(edge.type, "#7a8699"), width=1.4)
     # A path has its own positions: physics only lays out the neighbourhood, when it is asked for.
-    net.set_options(json.dumps(_OPTIONS | {"physics": {**_OPTIONS["physics"], "enabled": not path}}))
+    net.set_options(json.dumps(_OPTIONS | {"physics": _PHYSICS | {"enabled": not path}}))
     page = net.generate_html()
     page = _EXTERNAL_TAG.sub("", page)
     page = _HEADING.sub("", page)

@@ -59,7 +59,8 @@ def _walk_to_seed(start: str, seeds: Sequence[str], adjacent: dict[str, list[str
     while frontier:
         reached = sorted((u for u in frontier if u in rank), key=rank.__getitem__)
         if reached:
-            walk, node = [], reached[0]
+            walk: list[str] = []
+            node: str | None = reached[0]
             while node is not None and node != start:
                 walk.append(node)
                 node = parent[node]

@@ -195,7 +195,8 @@ class CfrCitationFinder:
         scope = P.PARAGRAPH_SCOPE.match(text, end)
         if scope is None and P.OTHER_SCOPE.match(text, end):
             return end  # "paragraph (1) of section 1128A of the Act", "of such section": not ours to place
-        section, base, resume = where.section, (), end
+        section, resume = where.section, end
+        base: tuple[str, ...] = ()
         if scope is not None and "definition" in (scope.group("this"), scope.lastgroup):
             return scope.end()  # a paragraph of a definition: the definition unit has no sub-units
         if scope is not None and scope.group("this") is None:
@@ -337,8 +338,8 @@ def _subpart_list(anchor: re.Match[str], text: str, where: Position, emit: _Emit
     scope = P.SUBPART_SCOPE.match(text, end)
     part = (scope.group("part") or where.part) if scope else where.part
     end = scope.end() if scope else end
-    for n, (item_start, item_end, letter) in enumerate(letters, start=1):
-        keys = [f"cfr:part:{part}:subpart:{letter}", f"cfr:part:{part}"] if part else [f"cfr:subpart:{letter}"]
+    for n, (item_start, item_end, name) in enumerate(letters, start=1):
+        keys = [f"cfr:part:{part}:subpart:{name}", f"cfr:part:{part}"] if part else [f"cfr:subpart:{name}"]
         # The last item carries "of part 160": that is what makes it "subpart C of part 160" as written.
         emit.add(item_start, end if n == len(letters) else item_end, keys)
     return end

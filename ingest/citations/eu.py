@@ -79,7 +79,7 @@ class EuCitationFinder:
             if any(a < match.end() and match.start() < b for a, b in consumed):
                 continue
             in_quote = any(a <= match.start() < b for a, b in quoted) and quoted_target.act is not None
-            here_act = quoted_target.act if in_quote else own
+            here_act = quoted_target.act if in_quote and quoted_target.act is not None else own
             here_path = list(quoted_target.base) if in_quote else path
             refs = (self._relative(match, here_path, here_act) if relative
                     else self._provision(match, unit.text, own, here_act, self._recent.get(document.id, {})))
@@ -100,9 +100,9 @@ class EuCitationFinder:
         mentions += self._whole_acts(unit, slug, taken, instructed)
         recent = self._recent.setdefault(document.id, {})
         for match in P.ACT_NAME.finditer(unit.text):
-            act = act_from(match)
-            if act is not None:
-                recent[act.kind] = act
+            named = act_from(match)
+            if named is not None:
+                recent[named.kind] = named
         return mentions
 
     def _whole_acts(self, unit: LegalUnit, slug: str, taken: list[tuple[int, int]], instructed: set[str]) -> list[Mention]:

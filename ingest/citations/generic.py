@@ -309,7 +309,7 @@ def _codified_sources(document: Document) -> dict[str, str]:
     by_id = {u.id: u for u in document.units}
     out: dict[str, str] = {}
     for unit in document.units:
-        node = unit
+        node: LegalUnit | None = unit
         while node is not None and "source_document" not in node.metadata and node.type != "article":
             node = by_id.get(node.parent_id or "")
         if node is not None and node.metadata.get("source_document"):

@@ -202,9 +202,10 @@ def _iso(groups: dict[str, str | None]) -> str | None:
     if groups.get("iso"):
         return groups["iso"]
     for d, m, y in (("d1", "m1", "y1"), ("d2", "m2", "y2"), ("vd", "vm", "vy"), ("sd", "sm", "sy"), ("kd", "km", "ky")):
-        if groups.get(y):
-            month = groups[m] or ""
+        year, day = groups.get(y), groups.get(d)
+        if year and day:  # the date patterns capture the three together
+            month = groups.get(m) or ""
             month_no = int(month) if month.isdigit() else _MONTHS.get(month.lower())
             if month_no:
-                return f"{int(groups[y]):04d}-{month_no:02d}-{int(groups[d]):02d}"
+                return f"{int(year):04d}-{month_no:02d}-{int(day):02d}"
     return None

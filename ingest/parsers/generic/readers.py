@@ -61,8 +61,7 @@ def collect_files(paths: Iterable[Path]) -> list[Path]:
             )
         elif path.suffix.lower() in SUPPORTED_EXTENSIONS:
             found.append(path)
-    seen: set[Path] = set()
-    return [p for p in found if not (p in seen or seen.add(p))]
+    return list(dict.fromkeys(found))  # each file once, in the order found
 
 
 def read_lines(path: Path) -> list[Line]:
