@@ -34,7 +34,8 @@ def app_env(settings: Settings, users: dict[str, str], admin: tuple[str, str]) -
 
 def worker_folder(env: dict[str, str], port: int) -> Path:
     """The app root `core.serve` gives a worker started with this environment on this port."""
-    return worker_root(Settings(**({"data_dir": env["CITEWALK_DATA_DIR"]} if env.get("CITEWALK_DATA_DIR") else {})), port)
+    data_dir = env.get("CITEWALK_DATA_DIR")
+    return worker_root(Settings(data_dir=Path(data_dir)) if data_dir else Settings(), port)
 
 
 def _healthy(url: str) -> bool:

@@ -5,7 +5,7 @@ from neo4j import Driver
 
 from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
 from core.domain import Edge
-from core.render.view import AnswerView, NodeView, RuleCardView
+from core.render.view import AnswerView, ClaimView, NodeView, RuleCardView
 from core.stores.queries import UnitRecord, fetch_units
 
 HOSTILE = (
@@ -46,7 +46,7 @@ def hostile_view() -> AnswerView:
         question=f"Q {HOSTILE}", corpus="hipaa", answer=f"A {HOSTILE}", mode="extractive", model="extractive",
         notices=[f"N {HOSTILE}"], caveats=[f"C {HOSTILE}"],
         cards=[RuleCardView(unit_id="u1", label=f"L {HOSTILE}", document_title=f"D {HOSTILE}", text=f"T {HOSTILE}",
-                            claims=[{"text": f"claim {HOSTILE}", "paragraph": "(a)"}])],
+                            claims=[ClaimView(text=f"claim {HOSTILE}", paragraph="(a)")])],
         chain=[Edge(source="u1", type="REFERENCES", target="u2")],
         labels={"u1": f"L {HOSTILE}", "u2": "U2"},
         nodes=[NodeView(id="u1", label=f"L {HOSTILE}", text=f"T {HOSTILE} href", document_id="d1", seed=True),

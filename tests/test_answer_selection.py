@@ -133,7 +133,7 @@ def test_clause_split_assigns_one_clause_to_each_end():
 
     vectors = {"S": np.array([1.0, 0.0]), "T": np.array([0.0, 1.0])}
     signals = Signals(_Stores(), np.array([0.6, 0.8]), np.array([[0.0, 1.0], [1.0, 0.0]]), np.zeros(2), np.zeros(2))
-    signals.vector_of = vectors.get  # type: ignore[method-assign]
+    signals.vector_of = vectors.get
     assert clause_split(signals, "S", "T") == 1.0  # clause 2 matches S, clause 1 matches T
     signals.clause_vectors = None
     assert abs(clause_split(signals, "S", "T") - (0.6 + 0.8) / np.sqrt(2)) < 1e-9
@@ -189,7 +189,7 @@ def test_meaning_is_read_on_the_scale_the_weights_were_fitted_on():
         return np.array([cosine, np.sqrt(1 - cosine**2)])
 
     vectors = {"A": unit(0.88), "B": unit(0.91)}  # B is much closer in meaning on e5's scale; A ranks first
-    question = np.array([1.0, 0.0])
+    question_vector = np.array([1.0, 0.0])
 
     def chosen(stretch: float) -> list[str]:
         class _Embedder:
@@ -203,9 +203,10 @@ def test_meaning_is_read_on_the_scale_the_weights_were_fitted_on():
 
         ledger = _ledger([("A", "The firm must notify the regulator.", 1),
                           ("B", "The firm must notify the regulator.", 2)], [])
-        signals = Signals(_Stores(), question, None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
+        signals = Signals(_Stores(), question_vector, None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
         signals.vector_of = vectors.get  # type: ignore[method-assign]
-        signals.soft_match = lambda q, texts: vector_match([question], {u: vectors[u] for u in texts})  # type: ignore[method-assign]
+        signals.soft_match = (  # type: ignore[method-assign]
+            lambda question, texts: vector_match([question_vector], {u: vectors[u] for u in texts}))
         return [c.evidence.unit.id for c in choose_units(ledger, Scorer.for_question("notify", ledger), signals).choices]
 
     assert chosen(1.0) == ["A"]  # MiniLM's scale: 0.03 of cosine is a small difference in meaning
@@ -243,8 +244,8 @@ def test_a_penalty_provision_restating_the_duty_answers_only_a_question_about_th
     def chosen(question: str) -> list[str]:
         ledger = _ledger([("P", penalty, 1), ("D", duty, 2)], [])
         signals = Signals(_Stores(), np.array([1.0, 0.0]), None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
-        signals.vector_of = lambda u: np.array([1.0, 0.0])  # type: ignore[method-assign]
-        signals.soft_match = lambda q, texts: None  # type: ignore[method-assign]
+        signals.vector_of = lambda unit_id: np.array([1.0, 0.0])  # type: ignore[method-assign]
+        signals.soft_match = lambda question, texts: None  # type: ignore[method-assign]
         return [c.evidence.unit.id for c in choose_units(ledger, Scorer.for_question(question, ledger), signals).choices]
 
     assert chosen("자동심장충격기 설치 신고를 하지 않으면 어떻게 되나요?") == ["D"]
@@ -277,6 +278,6 @@ def test_a_rulebook_named_after_sanctions_bars_none_of_its_rules():
         stores = _Stores()
 
     signals = _Signals()
-    assert not under_sanction(signals, "G.8")  # type: ignore[arg-type]
-    assert not under_sanction(signals, "T")  # type: ignore[arg-type]
-    assert under_sanction(signals, "F")  # type: ignore[arg-type]
+    assert not under_sanction(signals, "G.8")
+    assert not under_sanction(signals, "T")
+    assert under_sanction(signals, "F")

@@ -14,6 +14,7 @@ import pytest
 
 from core.chat.starters import starters_for
 from core.chat.steps import STEP_TITLES
+from core.domain import Step
 from core.render.graph_path import PATH_NODES
 from core.settings import REPO_ROOT, Settings
 from tests.app_process import app_env, running_app
@@ -111,7 +112,7 @@ def _graph_views(page) -> int:
 
 def _step_titles_in_order(page) -> bool:
     """The first answer's steps read in the order they ran: searching, following citations, composing."""
-    titles = [STEP_TITLES[s] for s in ("search", "expand", "compose")]
+    titles = [STEP_TITLES[s] for s in (Step.SEARCH, Step.EXPAND, Step.COMPOSE)]
     text = " ".join(page.locator(STEP_SELECTOR).all_inner_texts())
     found = [text.find(t) for t in titles]
     return -1 not in found and found == sorted(found)
@@ -190,10 +191,10 @@ def _rounded(values: list[float]) -> list[float]:
 
 
 def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings, neo4j_driver):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Dialog, sync_playwright
 
     SCREENS.mkdir(parents=True, exist_ok=True)
-    timings: dict[str, float] = {}
+    timings: dict[str, float | list[float]] = {}
     hostile_token = _hostile_link(test_settings)  # before Playwright: its sync API owns an event loop
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
@@ -244,7 +245,12 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
 
         shared = guarded_page(browser, guard, viewport={"width": 1200, "height": 1400})
         dialogs: list[str] = []
-        shared.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+        def dismiss(dialog: Dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        shared.on("dialog", dismiss)
         _sign_in(shared, app_url, READER)
         shared.goto(link)
         assert shared.locator("h1#question").inner_text().strip() == question

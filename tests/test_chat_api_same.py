@@ -40,14 +40,14 @@ def _what_the_user_reads(envelope: AnswerEnvelope) -> dict:
 
 
 @pytest.fixture(scope="module")
-def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEnvelope, dict, list[AnswerEvent]]]:
-    """(chat envelope, API response body, chat events) per question."""
+def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEnvelope | None, dict, list[AnswerEvent]]]:
+    """(chat envelope or None, API response body, chat events) per question."""
     app = FastAPI()
     engine = make_engine(test_settings)
     install_api_routes(app, engine, test_settings)
     options = RunOptions(corpus=hipaa_corpus)
 
-    async def run() -> list[tuple[AnswerEnvelope, dict, list[AnswerEvent]]]:
+    async def run() -> list[tuple[AnswerEnvelope | None, dict, list[AnswerEvent]]]:
         out = []
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://api") as client:
             for question in QUESTIONS:

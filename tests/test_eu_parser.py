@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.domain import Document, UnitType
+from core.domain import Document, LegalUnit, UnitType
 from ingest.parsers.generic.format import GenericParser
 from tests.eu_texts import ACT, DELEGATED, UK_NOTES
 
@@ -16,7 +16,7 @@ def _parse(tmp_path: Path, text: str, name: str = "act.txt") -> Document:
     return GenericParser().parse([tmp_path / name], corpus="t").documents[0]
 
 
-def _by_label(document: Document) -> dict[str, object]:
+def _by_label(document: Document) -> dict[str, LegalUnit]:
     return {u.label: u for u in document.units}
 
 

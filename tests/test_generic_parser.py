@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.domain import Document, UnitType
+from core.domain import Document, LegalUnit, UnitType
 from ingest.parsers.generic.format import GenericParser, generic_parsers
 from ingest.parsers.generic.readers import strip_markdown
 from ingest.parsers.generic.structure import GENERIC_FORMAT_NAMES
@@ -67,7 +67,7 @@ def parse(tmp_path: Path, files: dict[str, str | bytes], name: str = "generic"):
     return GenericParser(name).parse([tmp_path], corpus="t")
 
 
-def by_label(document: Document) -> dict[str, object]:
+def by_label(document: Document) -> dict[str, LegalUnit]:
     return {unit.label: unit for unit in document.units}
 
 

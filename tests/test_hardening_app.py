@@ -67,14 +67,19 @@ def _no_script_ran(page) -> None:
 
 
 def test_markup_in_regulation_text_stays_text(app_url: str) -> None:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Dialog, sync_playwright
+
+    dialogs: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         guard = OriginGuard(app_url)
         page = guarded_page(browser, guard, viewport={"width": 1280, "height": 1400})
-        dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("dialog", dismiss)
         _sign_in(page, app_url, ADMIN)
         composer = page.locator("#chat-input")
         composer.wait_for(timeout=60_000)
@@ -90,7 +95,7 @@ def test_markup_in_regulation_text_stays_text(app_url: str) -> None:
         link = page.locator('[data-testid="share-link"] input.share-url')
         link.wait_for(timeout=30_000)
         shared = page.context.new_page()  # same signed-in session
-        shared.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        shared.on("dialog", dismiss)
         shared.goto(link.input_value())
         assert _graph_nodes(shared, ".graph iframe") >= 1
         for details in shared.locator(".rule-card details summary").all():

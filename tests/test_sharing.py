@@ -96,7 +96,8 @@ def test_permalink_lifecycle(app_settings: Settings):
         assert view_access(await get_link(engine, token), "alice@example.org", True) is Access.NOT_FOUND
         assert await revoke_link(engine, token, "alice@example.org") is Access.NOT_FOUND
         fresh = await create_link(engine, "alice@example.org", "msg-1", view)
-        assert fresh != token and (await get_link(engine, fresh)).revoked_at is None
+        fresh_link = await get_link(engine, fresh)
+        assert fresh != token and fresh_link is not None and fresh_link.revoked_at is None
         await engine.dispose()
 
     run(scenario())
@@ -110,9 +111,11 @@ def test_accounts(app_settings: Settings):
         await ensure_accounts(engine, app_settings)
         password = (app_settings.app_path / "admin-password").read_text().strip()
         assert len(password) >= 16
-        assert (await authenticate(engine, " admin@example.ORG", password)).role == "admin"
+        admin = await authenticate(engine, " admin@example.ORG", password)
+        assert admin is not None and admin.role == "admin"
         assert await authenticate(engine, "admin@example.org", password + "x") is None
-        assert (await authenticate(engine, "colleague@example.org", "pw-colleague")).role == "user"
+        colleague = await authenticate(engine, "colleague@example.org", "pw-colleague")
+        assert colleague is not None and colleague.role == "user"
         assert await authenticate(engine, "nobody@example.org", "pw-colleague") is None
         await engine.dispose()
 
@@ -123,7 +126,7 @@ def test_accounts(app_settings: Settings):
 def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Settings):
     """Thread, steps, element props and feedback written by one data layer are read back by a new one."""
     from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
-    from chainlit.types import Feedback
+    from chainlit.types import Feedback, ThreadDict
     from chainlit.user import User
 
     from core.chat.storage import LocalStorageClient
@@ -143,6 +146,7 @@ def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Setting
         await engine.dispose()
         data = layer()
         user = await data.create_user(User(identifier="alice@example.org", metadata={"role": "user"}))
+        assert user is not None
         await data.update_thread(thread_id, name="Research disclosures", user_id=user.id, metadata={"is_shared": True})
         await data.create_step({"id": step_id, "threadId": thread_id, "name": "Citewalk", "type": "assistant_message",
                                 "output": "answer", "streaming": False, "createdAt": "2026-01-01T00:00:00Z",
@@ -150,10 +154,11 @@ def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Setting
         await data.upsert_feedback(Feedback(forId=step_id, value=1, threadId=thread_id, comment="useful"))
         await data.engine.dispose()
 
-    async def read() -> dict:
+    async def read() -> ThreadDict:
         data = layer()
         thread = await data.get_thread(thread_id)
         await data.engine.dispose()
+        assert thread is not None
         return thread
 
     run(write())

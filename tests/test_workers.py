@@ -37,7 +37,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium n
 
 
 def _root(settings: Settings, url: str) -> Path:
-    return worker_root(settings, urlsplit(url).port)
+    port = urlsplit(url).port
+    assert port is not None, url
+    return worker_root(settings, port)
 
 
 def test_stopping_one_worker_leaves_the_other_whole(test_settings: Settings, neo4j_driver, hipaa_corpus,
