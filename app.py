@@ -22,7 +22,7 @@ from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
 from core.chat.starters import starters_for
 from core.chat.storage import LocalStorageClient
-from core.chat.stored_views import SESSION_VIEWS, keep_view, stored_view
+from core.chat.stored_views import SESSION_VIEWS, keep_view, save_view, stored_view
 from core.chat.warmup import warm_up
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
@@ -126,6 +126,8 @@ async def on_message(message: cl.Message) -> None:
     if shown is not None:
         message_id, view = shown
         keep_view(_views(), message_id, view)
+        user = cl.user_session.get("user")
+        await save_view(engine, message_id, user.identifier if user else None, view)
 
 
 @cl.action_callback(COPY_LINK_ACTION)

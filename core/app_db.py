@@ -80,6 +80,15 @@ permalinks = sa.Table(
     sa.Column("view_json", sa.Text, nullable=False),
     sa.UniqueConstraint("author", "message_id", name="uq_permalink_author_message"),
 )
+# Each answer's snapshot, written by the app once the answer is shown. Chainlit persists a message's metadata
+# in fire-and-forget writes, one per streamed update, each a whole-row upsert: on a loaded machine an earlier
+# one (without the snapshot) can land last, and the answer could then be neither shared nor exported.
+answer_views = sa.Table(
+    "citewalk_answer_views", metadata,
+    sa.Column("message_id", sa.Text, primary_key=True),
+    sa.Column("author", sa.Text),  # None: an anonymous chat
+    sa.Column("view_json", sa.Text, nullable=False),
+)
 
 
 def database_url(settings: Settings) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+import sqlite3
 from collections.abc import Iterator
 
 import pytest
@@ -179,6 +180,13 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         for expected in [*labels, *all_claims]:
             assert _words(expected) in plain, expected
         assert "Answer id:" in plain and "ingested" in plain
+        # The app kept its own copy of the snapshot, which export and share read first.
+        exported = page.locator('[data-testid="export"] a.export-docx').last.evaluate("a => a.href")
+        answer_id = re.search(r"/api/answers/([^/?]+)/export", exported)
+        assert answer_id is not None, exported
+        with sqlite3.connect(test_settings.app_path / "citewalk.db") as db:
+            kept = db.execute("SELECT author FROM citewalk_answer_views WHERE message_id = ?", (answer_id.group(1),))
+            assert kept.fetchone() == (ADMIN[0],)
 
         # The permalink, read-only: a card's source page, a cited-by link, and the exports.
         link = share_last_answer(page)
