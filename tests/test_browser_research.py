@@ -19,6 +19,7 @@ from tests.test_browser_chat import (  # noqa: F401 — app_url is the module's 
     OriginGuard,
     _sign_in,
     app_url,
+    first_answer_labels,
     guarded_page,
 )
 
@@ -37,10 +38,9 @@ def test_paraphrased_research_question_in_the_browser(app_url: str):  # noqa: F8
         _sign_in(page, app_url, ADMIN)
         page.locator("#chat-input").fill(PARAPHRASED)
         page.locator("#chat-submit").click()
-        cards = page.locator('[data-testid="answer-cards"] .rule-card')
-        cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        labels = [cards.nth(i).get_attribute("data-label") for i in range(cards.count())]
+        labels = first_answer_labels(page)
         assert labels and labels[0] in PERMISSION, labels
+        cards = page.locator('[data-testid="answer-cards"] .rule-card')
         assert "provided that" in cards.first.inner_text()  # the permission with its conditions
         page.locator(STEP_SELECTOR).filter(has_text=STEP_TITLES[Step.COMPOSE]).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         text = page.locator("body").inner_text()
