@@ -25,7 +25,7 @@ from core.analyzers import language_of
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.signals import Signals
 from core.domain import Edge
-from core.retrieval.articles import article_of, family
+from core.retrieval.articles import article_of, family, up_to_article
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.delegation import CLOSURE_EDGES, delegates
 from core.retrieval.expansion import neighbour_edges
@@ -111,18 +111,10 @@ def _partner(query: Query, pools: _Pools, edge: Edge, inside: set[str], near: se
 def _leaves_detail(query: Query, unit_id: str) -> bool:
     """Whether the unit, or one above it in its article (the lead-in of a list it is an item of), leaves a detail to
     a lower tier; always so in a corpus whose ingest marks no provision that way."""
-    stores = query.stores
-    if not stores.marks_delegation:
+    if not query.stores.marks_delegation:
         return True
-    article, uid = article_of(query, unit_id), unit_id
-    while uid in stores.units:
-        if stores.units[uid].delegates:
-            return True
-        parent = stores.units[uid].parent_id
-        if uid == article or parent is None:
-            return False
-        uid = parent
-    return False
+    path, found = up_to_article(query.stores.units, unit_id)
+    return any(u.delegates for u in (path if found else path[:1]))
 
 
 def _recorded(deps: AnswerDeps, query: Query, unit_id: str) -> None:

@@ -28,8 +28,7 @@ from core.answer.soft_match import SoftMatch
 from core.answer.terms import terms_of
 from core.domain import Edge
 from core.lexical import unit_search_text
-from core.retrieval.articles import ARTICLE_TYPES
-from core.stores.queries import UnitRecord
+from core.retrieval.articles import up_to_article
 
 
 @dataclass
@@ -301,20 +300,12 @@ def under_sanction(signals: Signals | None, unit_id: str) -> bool:
     Affirmative defenses), which is asked about in its own words. In a rulebook without articles, likewise
     only the nearest titled part ("Financial penalties"), and never the document's title, which names a whole
     regime."""
-    units = signals.stores.units if signals is not None else {}
-    path: list[UnitRecord] = []  # the unit and its parts up to its article (or to the document, without one)
-    while unit_id in units and unit_id not in {u.id for u in path}:
-        unit = units[unit_id]
-        if unit.type == "document":  # a whole act or rulebook ("… Money Laundering and Sanctions Rules …")
-            break
-        path.append(unit)
-        if unit.type in ARTICLE_TYPES or unit.parent_id is None:
-            break
-        unit_id = unit.parent_id
-    titles = [u.title for u in path if u.title]
-    if not path or path[-1].type not in ARTICLE_TYPES:
-        titles = titles[:1]
-    return any(SANCTION_HEADING.search(t) for t in titles)
+    if signals is None:
+        return False
+    path, found = up_to_article(signals.stores.units, unit_id)
+    # A document's title names a whole act or rulebook ("… Money Laundering and Sanctions Rules …").
+    titles = [u.title for u in path if u.title and u.type != "document"]
+    return any(SANCTION_HEADING.search(t) for t in (titles if found else titles[:1]))
 
 
 def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:

@@ -8,21 +8,35 @@ first k articles.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.retrieval.method import Ranked
 from core.retrieval.query import Query
+from core.stores.queries import UnitRecord
 
 ARTICLE_TYPES = frozenset({"article", "section", "rule"})
 
 
+def up_to_article(units: Mapping[str, UnitRecord], unit_id: str) -> tuple[list[UnitRecord], bool]:
+    """The unit and the parts above it, up to and including its article, and whether an article was reached;
+    without one, up to the top of its document (the document unit last, when it is there)."""
+    path: list[UnitRecord] = []
+    uid: str | None = unit_id
+    while uid is not None and uid in units and all(u.id != uid for u in path):
+        unit = units[uid]
+        path.append(unit)
+        if unit.type in ARTICLE_TYPES:
+            return path, True
+        if unit.type == "document":
+            break
+        uid = unit.parent_id
+    return path, False
+
+
 def article_of(query: Query, unit_id: str) -> str:
     """The article a unit belongs to (itself when it is one, or when none is above it)."""
-    units, uid = query.stores.units, unit_id
-    while uid in units and units[uid].type not in ARTICLE_TYPES:
-        parent = units[uid].parent_id
-        if parent is None or parent not in units:
-            break
-        uid = parent
-    return uid if uid in units and units[uid].type in ARTICLE_TYPES else unit_id
+    path, found = up_to_article(query.stores.units, unit_id)
+    return path[-1].id if found else unit_id
 
 
 def family(query: Query, unit_id: str) -> list[str]:
