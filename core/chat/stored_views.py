@@ -61,23 +61,19 @@ async def save_view(engine: AsyncEngine, message_id: str, author: str | None, vi
 async def stored_view(engine: AsyncEngine, message_id: str, author: str | None) -> ViewLookup:
     """The view stored with `message_id`, if that message is in one of `author`'s chats (None: anonymous chats)."""
     owner_of_view = answer_views.c.author == author if author is not None else answer_views.c.author.is_(None)
+    own_copy = sa.select(answer_views.c.view_json).where(answer_views.c.message_id == message_id, owner_of_view)
+    steps, threads = metadata.tables["steps"], metadata.tables["threads"]
+    owner = threads.c.userIdentifier == author if author is not None else threads.c.userIdentifier.is_(None)
+    in_message = (sa.select(steps.c.metadata).select_from(steps.join(threads, steps.c.threadId == threads.c.id))
+                  .where(steps.c.id == message_id, owner))
     try:
         async with engine.connect() as conn:
-            kept = (await conn.execute(sa.select(answer_views.c.view_json)
-                                       .where(answer_views.c.message_id == message_id, owner_of_view))).first()
+            kept = (await conn.execute(own_copy)).first()
+            row = None if kept is not None else (await conn.execute(in_message)).first()
     except Exception as exc:  # noqa: BLE001 — the user is told what failed instead of a silent refusal
         return ViewLookup(reason=f"the app database could not be read ({_short(exc)}); try again once it is back")
     if kept is not None:
         return _validated(lambda: AnswerView.model_validate_json(kept.view_json))
-    steps, threads = metadata.tables["steps"], metadata.tables["threads"]
-    owner = threads.c.userIdentifier == author if author is not None else threads.c.userIdentifier.is_(None)
-    query = (sa.select(steps.c.metadata).select_from(steps.join(threads, steps.c.threadId == threads.c.id))
-             .where(steps.c.id == message_id, owner))
-    try:
-        async with engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-    except Exception as exc:  # noqa: BLE001 — the user is told what failed instead of a silent refusal
-        return ViewLookup(reason=f"the app database could not be read ({_short(exc)}); try again once it is back")
     if row is None:
         return ViewLookup(reason="the app database holds no such answer in your chats: saving it failed "
                                  "(see the server log) or its chat was deleted")
