@@ -52,6 +52,12 @@ class Settings(BaseSettings):
     # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.
     embedding_cache: bool = True
 
+    # Opening a corpus reads it whole (vectors, units, edges) and builds its heading index: seconds of Python work
+    # for a large one, which would hold the interpreter lock from the answers this process serves meanwhile. A
+    # corpus this large is read in a child process instead (~1 s to start one, so a small corpus is read here).
+    stores_child_min_units: int = Field(default=5000, ge=0, description=(
+        "a corpus with at least this many units is opened in a child process (0: every corpus)"))
+
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
     # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.

@@ -7,6 +7,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from core.retrieval.child_open import open_corpus
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
@@ -67,7 +68,7 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
             opened = _OPEN.get(key)
         if opened is None:  # first here: open (an exception leaves it to the next question to try again)
             started = time.monotonic()
-            stores = CorpusStores.open(settings, corpus, config)
+            stores = open_corpus(settings, corpus, config)
             with _OPEN_LOCK:
                 opened = _OPEN[key] = _Opened(stores, stamp, started)
         return opened.stores
@@ -82,7 +83,7 @@ def _stale(opened: _Opened, stamp: int | None) -> bool:
 def _reload(key: tuple[object, ...], settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
     started = time.monotonic()
     try:
-        fresh = CorpusStores.open(settings, corpus, config).warm()
+        fresh = open_corpus(settings, corpus, config or RetrievalConfig(), warm=True)
     except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
         log.warning("reloading %s failed (%s); still serving the previous stores", corpus, exc)
         with _OPEN_LOCK:

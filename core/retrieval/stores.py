@@ -7,6 +7,7 @@ and current law, and is allowed to be down.
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
@@ -71,34 +72,24 @@ class CorpusStores:
     # Whether ingest marked which of the corpus's provisions leave a detail to a lower tier (UnitRecord.delegates):
     # the Korean parser reads "대통령령으로 정하는 …"; where nothing is marked, no unit can be told not to delegate.
     marks_delegation: bool = False
+    read_by_pid: int = field(default_factory=os.getpid)  # the process that read the corpus (child_open.py)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        config = config or RetrievalConfig()
-        lexical = LexicalIndex.load(settings.lexical_path / corpus)
-        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
-        got = _all_windows(collection)
-        units: dict[str, UnitRecord] = {}
-        for meta, doc in zip(got["metadatas"], got["documents"]):
-            meta = meta or {}
-            uid = meta.get("unit_id")
-            if uid and (uid not in units or meta.get("window", 0) == 0):
-                units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
-                                        status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
-        graph = reader_for(settings)
-        order, graph_info = _overlay_graph_info(graph, corpus, units)
-        edges = _held_edges(graph, corpus, units) if graph_info else None
-        starts = _chain_starts(graph, corpus) if graph_info else None
-        unit_ids = sorted(units)
-        index = {u: i for i, u in enumerate(unit_ids)}
-        window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
-        matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
-        lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
-        return cls(settings, corpus, config, lexical, get_embedder(settings, stored_backend(got["metadatas"])),
-                   collection, graph,
-                   unit_ids, units, matrix, window_unit, lex_map, index, order=order,
-                   graph_info=graph_info, edges=edges, chain_starts=starts,
-                   marks_delegation=any(u.delegates for u in units.values()))
+        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig()))
+
+    @classmethod
+    def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
+        """The stores over what `read_corpus` read, here or in a child process (child_open.py), with this
+        process's own handles: the Chroma collection, the shared Neo4j reader and the embedding model."""
+        collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
+        stores = cls(settings, read.corpus, read.config, read.lexical, get_embedder(settings, read.backend),
+                     collection, reader_for(settings), read.unit_ids, read.units, read.window_matrix,
+                     read.window_unit, read.lexical_to_unit, read.index, order=read.order,
+                     graph_info=read.graph_info, edges=read.edges, chain_starts=read.chain_starts,
+                     marks_delegation=any(u.delegates for u in read.units.values()), read_by_pid=read.read_by_pid)
+        stores.__dict__.update(read.built)  # cached_property finds an index the reader built and keeps it
+        return stores
 
     # Scoring over the whole corpus: one vector per call, aligned with unit_ids.
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -188,32 +179,15 @@ class CorpusStores:
 
     @cached_property
     def context_lexical(self) -> LexicalIndex | None:
-        """BM25 over each unit's text plus its ancestors' headings (rule/section/chapter/document titles),
-        built in memory at first use (~2 s for 14k units). A clause "(a) …" is found by the words of the
-        rule it belongs to. Used by the default method only; the BM25 baseline keeps the plain index."""
-        if self.config.context_depth <= 0:
-            return None
-        analyzer = self.lexical.analyzer
-        # A segmenter is slow (~30 s for 18 statutes): reuse the terms the ingest saved for each unit.
-        saved = self.lexical.tokens_of() if self.graph_info else None
-        if saved is None or any(uid not in saved for uid in self.unit_ids):
-            return LexicalIndex.build(list(self.unit_ids), self.context_texts(), analyzer=analyzer)
-        tokens = [saved[uid] + analyzer.tokenize(self.heading_text(uid)) for uid in self.unit_ids]
-        return LexicalIndex.from_tokens(list(self.unit_ids), tokens, analyzer=analyzer)
+        """BM25 over each unit's text plus its ancestors' headings (`heading_index`), built at first use unless
+        the stores were read with it. Used by the default method only; the BM25 baseline keeps the plain index."""
+        return heading_index(self.units, self.unit_ids, self.lexical, self.config.context_depth, self.graph_info)
 
     def heading_text(self, uid: str) -> str:
-        """The titles of up to `context_depth` ancestors of a unit."""
-        heads: list[str] = []
-        parent = self.units[uid].parent_id
-        while parent and parent in self.units and len(heads) < self.config.context_depth:
-            heads.append(self.units[parent].title)
-            parent = self.units[parent].parent_id
-        return " ".join(h for h in heads if h)
+        return heading_text(self.units, uid, self.config.context_depth)
 
     def context_texts(self) -> list[str]:
-        """Each unit's searchable text followed by the titles of up to `context_depth` ancestors, in unit order."""
-        return [unit_search_text(self.units[uid].label, self.units[uid].title, self.units[uid].text) + "\n"
-                + self.heading_text(uid) for uid in self.unit_ids]
+        return context_texts(self.units, self.unit_ids, self.config.context_depth)
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical
@@ -269,6 +243,90 @@ class CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
         _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows, self.children
         return self
+
+
+@dataclass
+class ReadCorpus:
+    """What opening a corpus reads from its stores, as plain data (no handle of a process): read in the serving
+    process, or in a child process for a large corpus (child_open.py) and sent back whole."""
+
+    corpus: str
+    config: RetrievalConfig
+    lexical: LexicalIndex
+    backend: str  # the embedding backend that made the corpus's vectors
+    unit_ids: list[str]
+    units: dict[str, UnitRecord]
+    window_matrix: np.ndarray
+    window_unit: np.ndarray
+    lexical_to_unit: np.ndarray
+    index: dict[str, int]
+    order: dict[str, int]
+    graph_info: bool
+    edges: HeldEdges | None
+    chain_starts: ChainStarts | None
+    built: dict[str, Any] = field(default_factory=dict)  # CorpusStores' lazy indexes built by the reader, by name
+    read_by_pid: int = field(default_factory=os.getpid)  # the process that read it (child_open.py)
+
+    def build_heading_index(self) -> ReadCorpus:
+        """The heading BM25 built now (`CorpusStores.context_lexical`), the one slow index the stores build."""
+        self.built["context_lexical"] = heading_index(self.units, self.unit_ids, self.lexical,
+                                                      self.config.context_depth, self.graph_info)
+        return self
+
+
+def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus:
+    lexical = LexicalIndex.load(settings.lexical_path / corpus)
+    collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
+    got = _all_windows(collection)
+    units: dict[str, UnitRecord] = {}
+    for meta, doc in zip(got["metadatas"], got["documents"]):
+        meta = meta or {}
+        uid = meta.get("unit_id")
+        if uid and (uid not in units or meta.get("window", 0) == 0):
+            units[uid] = UnitRecord(id=uid, document_id=meta.get("document_id", ""), type=meta.get("type", ""),
+                                    status=meta.get("status", "in_force"), text=doc or "", corpus=corpus)
+    graph = reader_for(settings)
+    order, graph_info = _overlay_graph_info(graph, corpus, units)
+    edges = _held_edges(graph, corpus, units) if graph_info else None
+    starts = _chain_starts(graph, corpus) if graph_info else None
+    unit_ids = sorted(units)
+    index = {u: i for i, u in enumerate(unit_ids)}
+    window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
+    matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
+    lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
+    return ReadCorpus(corpus, config, lexical, stored_backend(got["metadatas"]), unit_ids, units, matrix, window_unit,
+                      lex_map, index, order, graph_info, edges, starts)
+
+
+def heading_index(units: dict[str, UnitRecord], unit_ids: list[str], lexical: LexicalIndex, depth: int,
+                  graph_info: bool) -> LexicalIndex | None:
+    """BM25 over each unit's text plus the titles of its ancestors (rule/section/chapter/document), ~1 s for 14k
+    units: a clause "(a) …" is found by the words of the rule it belongs to. None when `depth` is 0."""
+    if depth <= 0:
+        return None
+    analyzer = lexical.analyzer
+    # A segmenter is slow (~30 s for 18 statutes): reuse the terms the ingest saved for each unit.
+    saved = lexical.tokens_of() if graph_info else None
+    if saved is None or any(uid not in saved for uid in unit_ids):
+        return LexicalIndex.build(list(unit_ids), context_texts(units, unit_ids, depth), analyzer=analyzer)
+    tokens = [saved[uid] + analyzer.tokenize(heading_text(units, uid, depth)) for uid in unit_ids]
+    return LexicalIndex.from_tokens(list(unit_ids), tokens, analyzer=analyzer)
+
+
+def heading_text(units: dict[str, UnitRecord], uid: str, depth: int) -> str:
+    """The titles of up to `depth` ancestors of a unit."""
+    heads: list[str] = []
+    parent = units[uid].parent_id
+    while parent and parent in units and len(heads) < depth:
+        heads.append(units[parent].title)
+        parent = units[parent].parent_id
+    return " ".join(h for h in heads if h)
+
+
+def context_texts(units: dict[str, UnitRecord], unit_ids: list[str], depth: int) -> list[str]:
+    """Each unit's searchable text followed by the titles of up to `depth` ancestors, in unit order."""
+    return [unit_search_text(units[uid].label, units[uid].title, units[uid].text) + "\n"
+            + heading_text(units, uid, depth) for uid in unit_ids]
 
 
 def stored_backend(metadatas: list[Any]) -> str:

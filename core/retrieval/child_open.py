@@ -1,0 +1,92 @@
+"""A large corpus is read in a child process, so that opening it does not slow the answers this process serves.
+
+Opening reads every window from Chroma, every unit and edge from Neo4j, and builds the heading index: for a corpus
+of ~14k units some 3 s of Python work that holds the interpreter lock, shared with every answer running in the
+process meanwhile (`bench.open_stall`). A child process does that work on a core of its own and sends the result
+back as plain data (`ReadCorpus`); the serving process only unpickles it and attaches its own handles. A small
+corpus opens faster than a child starts, so it is read here.
+
+The child is `python -m core.retrieval.child_open`, fed its request on stdin and answering on stdout, rather than
+a multiprocessing child: that one would first re-import the parent's main module (Chainlit's command line, a
+bench's script), which costs seconds and cannot be done at all when the parent's main is not a file.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pickle
+import subprocess
+import sys
+
+from core.retrieval.config import RetrievalConfig
+from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
+from core.settings import REPO_ROOT, Settings
+
+log = logging.getLogger("citewalk.stores")
+# Far beyond the ~5 s a 14k-unit corpus takes on a loaded 2-core machine; past it the child is killed and the
+# corpus is read here.
+CHILD_TIMEOUT_S = 300.0
+# The child yields the cores to the answers in flight: on a busy machine the cold corpus opens later, and the
+# questions on warm ones are not slowed; on an idle one it opens as fast.
+CHILD_NICENESS = 10
+
+
+def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, warm: bool = False) -> CorpusStores:
+    """The corpus's stores, read in a child process when the corpus is large (`Settings.stores_child_min_units`).
+    `warm`: the lazy indexes built now, as a reload wants them. A child that cannot be started, dies or hangs
+    leaves the reading to this process, logged; an error of the corpus itself (not ingested, unreadable) is
+    raised as when read here."""
+    read = read_in_child(settings, corpus, config) if units_stored(settings, corpus) >= settings.stores_child_min_units else None
+    stores = CorpusStores.open(settings, corpus, config) if read is None else CorpusStores.from_read(settings, read)
+    return stores.warm() if warm else stores
+
+
+def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus | None:
+    """What a child process read of the corpus; None when no child could read it (the caller reads it)."""
+    request = pickle.dumps((settings, corpus, config))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
+    try:
+        done = subprocess.run([sys.executable, "-m", "core.retrieval.child_open"], input=request, capture_output=True,
+                              cwd=REPO_ROOT, env=env, timeout=CHILD_TIMEOUT_S, check=False)
+        outcome = pickle.loads(done.stdout) if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
+        log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
+        return None
+    if outcome is None:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        log.warning("could not read corpus %s in a child process (exit %s: %s); reading it in this one",
+                    corpus, done.returncode, tail[0])
+        return None
+    if isinstance(outcome, Exception):
+        raise outcome  # the corpus's own error, as reading it here would raise it
+    read: ReadCorpus = outcome
+    return read
+
+
+def units_stored(settings: Settings, corpus: str) -> int:
+    """How many units the corpus's last ingest indexed (0 when it has no index yet: opening will say so)."""
+    try:
+        return len(json.loads((settings.lexical_path / corpus / "unit_ids.json").read_text()))
+    except (OSError, ValueError):
+        return 0
+
+
+def _child() -> int:
+    # Libraries print to stdout (progress bars, warnings): the answer goes out on a duplicate of the real one,
+    # and whatever else is printed goes to stderr.
+    answer = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    os.nice(CHILD_NICENESS)
+    settings, corpus, config = pickle.loads(sys.stdin.buffer.read())
+    try:
+        outcome: object = read_corpus(settings, corpus, config).build_heading_index()
+    except Exception as exc:  # noqa: BLE001 — sent to the parent, which raises it where opening was asked for
+        outcome = exc
+    answer.write(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
+    answer.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_child())

@@ -1,0 +1,55 @@
+"""A large corpus is read in a child process (core.retrieval.child_open): the serving process gets the same stores
+as reading it itself, without doing the reading, and falls back to reading it when no child can run."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from core.domain import StoreError
+from core.retrieval import child_open
+from core.retrieval.config import RetrievalConfig
+from core.retrieval.stores import CorpusStores
+from core.settings import Settings
+
+
+def _child_for_every_corpus(settings: Settings) -> Settings:
+    return settings.model_copy(update={"stores_child_min_units": 0})
+
+
+def test_a_corpus_read_in_a_child_process_gives_the_stores_read_here(test_settings: Settings, hipaa_corpus: str) -> None:
+    config = RetrievalConfig()
+    here = CorpusStores.open(test_settings, hipaa_corpus, config)
+    there = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, config)
+
+    assert here.read_by_pid == os.getpid()
+    assert there.read_by_pid != os.getpid(), "the corpus was read in the serving process"
+    assert there.unit_ids == here.unit_ids and there.units == here.units and there.order == here.order
+    assert np.array_equal(there.window_matrix, here.window_matrix)
+    assert there.edges is not None and here.edges is not None and there.edges.by_unit == here.edges.by_unit
+    # The slow index came back built: the serving process does not build it at the first question.
+    assert "context_lexical" in there.__dict__ and "context_lexical" not in here.__dict__
+    question = "How soon must a covered entity notify individuals of a breach?"
+    assert np.array_equal(there.context_lexical_scores(question), here.context_lexical_scores(question))
+    assert np.array_equal(there.embed([question]), here.embed([question]))
+
+
+def test_a_small_corpus_is_read_in_the_serving_process(test_settings: Settings, hipaa_corpus: str) -> None:
+    small = test_settings.model_copy(update={"stores_child_min_units": 10**9})
+    assert child_open.open_corpus(small, hipaa_corpus, RetrievalConfig()).read_by_pid == os.getpid()
+
+
+def test_a_child_that_dies_leaves_the_reading_to_the_serving_process(
+        test_settings: Settings, hipaa_corpus: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # A Python that exits at once with an error stands in for a child killed (out of memory) or unable to start.
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
+    assert stores.read_by_pid == os.getpid() and stores.unit_ids
+    assert "reading it in this one" in caplog.text
+
+
+def test_a_corpus_never_ingested_is_reported_by_the_child_as_by_the_serving_process(test_settings: Settings) -> None:
+    with pytest.raises(StoreError, match="run `python -m ingest`"):
+        child_open.open_corpus(_child_for_every_corpus(test_settings), "never-ingested", RetrievalConfig())
