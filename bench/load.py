@@ -229,6 +229,8 @@ def _app_env(password: str, app_dir: Path) -> dict[str, str]:
     env.update({
         # Its own throwaway app database and secret: the load run leaves the demo's accounts and threads alone.
         "CITEWALK_DATABASE_URL": f"sqlite+aiosqlite:///{app_dir / 'load.db'}",
+        # The workers share their reads of provisions, from none: a run measures new questions as new.
+        "CITEWALK_SHARED_READS_DIR": str(app_dir / "token_reads"),
         "CHAINLIT_AUTH_SECRET": secrets.token_urlsafe(48),
         "CITEWALK_ADMIN_EMAIL": LOAD_EMAIL, "CITEWALK_ADMIN_PASSWORD": password,
         "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",

@@ -76,9 +76,11 @@ def command(host: str, port: int) -> list[str]:
 MALLOC_ARENAS = "2"
 
 
-def worker_env(environ: dict[str, str], root: Path) -> dict[str, str]:
-    """The worker's environment: its app root, and the allocator's arena cap unless one is set."""
-    return {"MALLOC_ARENA_MAX": MALLOC_ARENAS, **environ, "CHAINLIT_APP_ROOT": str(root)}
+def worker_env(environ: dict[str, str], root: Path, settings: Settings) -> dict[str, str]:
+    """The worker's environment: its app root, and unless set otherwise the allocator's arena cap and the folder
+    of the reads it shares with the data dir's other workers (core.stores.shared_reads)."""
+    return {"MALLOC_ARENA_MAX": MALLOC_ARENAS, "CITEWALK_SHARED_READS_DIR": str(settings.app_path / "token_reads"),
+            **environ, "CHAINLIT_APP_ROOT": str(root)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,10 +88,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
-    root = prepare_root(worker_root(get_settings(), args.port))
+    settings = get_settings()
+    root = prepare_root(worker_root(settings, args.port))
     os.chdir(REPO_ROOT)
     # exec, not a child: the caller's SIGTERM and pid are chainlit's own, so a supervisor stops it directly.
-    os.execve(CHAINLIT, command(args.host, args.port), worker_env(dict(os.environ), root))
+    os.execve(CHAINLIT, command(args.host, args.port), worker_env(dict(os.environ), root, settings))
 
 
 if __name__ == "__main__":

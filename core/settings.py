@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     stores_child_min_units: int = Field(default=5000, ge=0, description=(
         "a corpus with at least this many units is opened in a child process (0: every corpus)"))
 
+    # Chat workers started by core.serve share what the model read of each provision (core.stores.shared_reads),
+    # under the data dir unless set; unset elsewhere, so a bench or a test reads every provision itself.
+    shared_reads_dir: Path | None = Field(default=None, description=(
+        "folder where chat workers share provisions' token vectors (core.serve: <data dir>/app/token_reads)"))
+
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
     # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.

@@ -55,7 +55,10 @@ def test_a_stopped_workers_folder_is_removed_only_when_it_holds_just_the_links(t
     assert not remove_root(crashed) and (crashed / ".files").is_dir()
 
 
-def test_the_worker_caps_the_allocators_arenas_unless_the_operator_set_them(tmp_path: Path) -> None:
-    env = worker_env({"PATH": "/bin"}, tmp_path)
-    assert env == {"PATH": "/bin", "MALLOC_ARENA_MAX": MALLOC_ARENAS, "CHAINLIT_APP_ROOT": str(tmp_path)}
-    assert worker_env({"MALLOC_ARENA_MAX": "8"}, tmp_path)["MALLOC_ARENA_MAX"] == "8"
+def test_the_worker_caps_the_allocators_arenas_and_shares_reads_unless_the_operator_said_otherwise(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    env = worker_env({"PATH": "/bin"}, tmp_path, settings)
+    assert env == {"PATH": "/bin", "MALLOC_ARENA_MAX": MALLOC_ARENAS, "CHAINLIT_APP_ROOT": str(tmp_path),
+                   "CITEWALK_SHARED_READS_DIR": str(settings.app_path / "token_reads")}
+    assert worker_env({"MALLOC_ARENA_MAX": "8"}, tmp_path, settings)["MALLOC_ARENA_MAX"] == "8"
+    assert worker_env({"CITEWALK_SHARED_READS_DIR": "/elsewhere"}, tmp_path, settings)["CITEWALK_SHARED_READS_DIR"] == "/elsewhere"

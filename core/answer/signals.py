@@ -17,6 +17,7 @@ from core.answer.soft_match import SoftMatch, TextReader, reader_for, soft_match
 from core.retrieval.base import KeepsCorpusStores
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
+from core.stores.shared_reads import shared_reads_for
 
 # A question that asks two things ("What must X do, and how does Y …?") is split into its clauses:
 # a cross-reference answer should cover one clause with each end of the citation.
@@ -69,7 +70,8 @@ class Signals:
         try:
             self.stores.use_query_threads()
             embedder = self.stores.embedder
-            reader = reader_for(embedder, lambda: embedder.cache_for(self.stores.settings))
+            settings = self.stores.settings
+            reader = reader_for(embedder, lambda: embedder.cache_for(settings), lambda: shared_reads_for(settings, embedder.name))
             if isinstance(reader, TextReader):
                 return self._stored_match(reader, texts)
             return soft_match(reader, question, texts, clauses(question))

@@ -16,6 +16,7 @@ but in the corpus's language rather than the English model's noise, and at no mo
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import weakref
 from collections import OrderedDict
@@ -28,6 +29,7 @@ import numpy as np
 from core.answer.terms import terms_of
 from core.embeddings import Embedder
 from core.stores.embedding_cache import EmbeddingCache
+from core.stores.shared_reads import SharedReads
 
 READ_BATCH = 4
 # Token vectors kept per model: ~150–400 KiB a provision (MiniLM, up to 256 pieces × 384 floats), so ~250–400
@@ -72,7 +74,7 @@ class TokenCache:
         self._lock = threading.Lock()
 
     @staticmethod
-    def _key(text: str) -> bytes:
+    def key(text: str) -> bytes:
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
     @staticmethod
@@ -83,7 +85,7 @@ class TokenCache:
         return len(self._items)
 
     def get(self, text: str) -> TokenVectors | None:
-        key = self._key(text)
+        key = self.key(text)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
@@ -98,7 +100,7 @@ class TokenCache:
         theirs: list[threading.Event] = []
         with self._lock:
             for text in texts:
-                key = self._key(text)
+                key = self.key(text)
                 if key in self._items:
                     continue
                 if key in self._reading:
@@ -112,12 +114,12 @@ class TokenCache:
         """Ends the claimed reads (done or failed): whoever waits on them looks in the cache again."""
         with self._lock:
             for text in texts:
-                done = self._reading.pop(self._key(text), None)
+                done = self._reading.pop(self.key(text), None)
                 if done is not None:
                     done.set()
 
     def put(self, text: str, vectors: TokenVectors) -> None:
-        key, size = self._key(text), self._size(vectors)
+        key, size = self.key(text), self._size(vectors)
         if size > self.max_bytes:
             return
         with self._lock:
@@ -134,6 +136,10 @@ class TokenCache:
 # One cache per loaded model, dropped with it (a model never reads from another's cache).
 _TOKEN_CACHES: weakref.WeakKeyDictionary[Any, TokenCache] = weakref.WeakKeyDictionary()
 _TOKEN_CACHES_LOCK = threading.Lock()
+# Model passes at once per process, one per core it may run on (a pass runs one torch thread): answers that arrive
+# together then finish one after another instead of all at the end, and a worker claims a text to share only when
+# its pass over it starts (TokenReader._read_shared).
+_PASSES = threading.BoundedSemaphore(max(1, len(os.sched_getaffinity(0))))
 
 
 def token_cache_for(model: Any) -> TokenCache:
@@ -156,9 +162,11 @@ class TokenReader:
     """Token vectors of texts from a sentence-transformers model (special tokens and punctuation left out)."""
 
     def __init__(self, model: Any, cache: TokenCache | None = None,
-                 questions: Callable[[list[str]], list[tuple[list[int], np.ndarray]] | None] | None = None) -> None:
+                 questions: Callable[[list[str]], list[tuple[list[int], np.ndarray]] | None] | None = None,
+                 shared: SharedReads | None = None) -> None:
         self.model = model
         self.cache = cache
+        self.shared = shared  # what the other workers of the data dir read (core.stores.shared_reads)
         self.questions = questions  # token vectors of questions the search and signals passed through the model
         self.tokenizer = model.tokenizer
         self._special = set(getattr(self.tokenizer, "all_special_ids", []) or [])
@@ -171,7 +179,7 @@ class TokenReader:
         found = self._cached(distinct)
         mine, theirs = self.cache.claim([t for t in distinct if t not in found])
         try:
-            found |= self._read_and_keep(mine)
+            found |= self._read_shared(mine)
         finally:
             self.cache.release(mine)
         for read in theirs:
@@ -185,11 +193,48 @@ class TokenReader:
         assert self.cache is not None
         return {t: v for t in texts if (v := self.cache.get(t)) is not None}
 
-    def _read_and_keep(self, texts: list[str]) -> dict[str, TokenVectors]:
+    def _read_shared(self, texts: list[str]) -> dict[str, TokenVectors]:
+        """Texts this process is to read: what another worker read or is reading, else a model pass here. A worker
+        claims a few texts at a time, holding its model pass, so two workers that need the same texts at once
+        read different ones and each takes the other's."""
+        if self.shared is None or not texts:
+            return self._read_and_keep(texts)
+        keys = {t: TokenCache.key(t) for t in texts}
+        found: dict[str, TokenVectors] = {}
+        while pending := [t for t in texts if t not in found]:
+            found |= self._kept(pending, keys, self.shared.get(keys[t] for t in pending))
+            if not (pending := [t for t in pending if t not in found]):
+                break
+            with _PASSES:
+                claimed = set(self.shared.claim([keys[t] for t in pending], limit=READ_BATCH))
+                mine = [t for t in pending if keys[t] in claimed]
+                try:
+                    read = self._keep(mine, self._pass(mine))
+                except BaseException:
+                    self.shared.release(keys[t] for t in mine)
+                    raise
+            self.shared.put({keys[t]: (v.pieces, v.vectors) for t, v in read.items()})
+            found |= read
+            if not mine:  # every one left is being read by another worker: take the first it delivers
+                found |= self._kept(pending, keys, self.shared.wait_for([keys[t] for t in pending]))
+        return found
+
+    def _kept(self, texts: list[str], keys: dict[str, bytes], shared: dict[bytes, tuple[tuple[str, ...], np.ndarray]]
+              ) -> dict[str, TokenVectors]:
         assert self.cache is not None
-        read = dict(zip(texts, self._encode(texts)))
-        for text, vectors in read.items():
+        out = {t: TokenVectors(*shared[keys[t]]) for t in texts if keys[t] in shared}
+        for text, vectors in out.items():
             self.cache.put(text, vectors)
+        return out
+
+    def _read_and_keep(self, texts: list[str]) -> dict[str, TokenVectors]:
+        return self._keep(texts, self._encode(texts))
+
+    def _keep(self, texts: list[str], vectors: list[TokenVectors]) -> dict[str, TokenVectors]:
+        assert self.cache is not None
+        read = dict(zip(texts, vectors))
+        for text, one in read.items():
+            self.cache.put(text, one)
         return read
 
     def read_asks(self, asks: list[str]) -> list[np.ndarray]:
@@ -200,6 +245,11 @@ class TokenReader:
         return [r.vectors[content_mask(r.pieces)] for r in rows]
 
     def _encode(self, texts: list[str]) -> list[TokenVectors]:
+        with _PASSES:
+            return self._pass(texts)
+
+    def _pass(self, texts: list[str]) -> list[TokenVectors]:
+        """The model's pass over the texts; the caller holds one of the process's passes (_PASSES)."""
         import torch
 
         if not texts:
@@ -237,11 +287,14 @@ class TextReader:
         return [TokenVectors((text,), vector[None, :]) for text, vector in zip(cut, vectors)]
 
 
-def reader_for(embedder: Embedder, cache: Callable[[], EmbeddingCache | None] = lambda: None) -> Reader:
-    """Token vectors where the backend gives them (sentence-transformers), else one vector per text (with the
-    document-vector cache, opened only then: naming it walks the model's files)."""
+def reader_for(embedder: Embedder, cache: Callable[[], EmbeddingCache | None] = lambda: None,
+               shared: Callable[[], SharedReads | None] = lambda: None) -> Reader:
+    """Token vectors where the backend gives them (sentence-transformers; with what the other workers read, when
+    they share), else one vector per text (with the document-vector cache, opened only then: naming it walks the
+    model's files)."""
     if embedder.token_model is not None:
-        return TokenReader(embedder.token_model, token_cache_for(embedder.token_model), embedder.question_tokens)
+        return TokenReader(embedder.token_model, token_cache_for(embedder.token_model), embedder.question_tokens,
+                           shared())
     return TextReader(embedder, cache())
 
 
