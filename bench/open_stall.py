@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import tempfile
@@ -30,6 +31,7 @@ from bench.stats import percentile
 from core.answer.events import AnswerEvent
 from core.chat.controls import RunOptions
 from core.chat.run_answer import chat_envelope
+from core.retrieval.reload import open_stores
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
 from core.stores import heap
 
@@ -133,6 +135,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     await _ask("What does this regulation require?", args.corpus, warm)  # the warm corpus, warmed
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
+    read_apart: list[bool] = []
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(prefix="citewalk-cold-") as folder:
             # Same Neo4j server: its password travels with the settings instead of the data dir's password file.
@@ -140,7 +143,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             await asyncio.to_thread(shutil.copytree, warm.chroma_path, cold.chroma_path)
             await asyncio.to_thread(shutil.copytree, warm.lexical_path, cold.lexical_path)
             rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
-    return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds)}
+            # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
+            read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
+    return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
+            "cold corpus read in a child process": read_apart}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         if "cold corpus: first answer (opening included) s" in rows:
             print(f"{label:<6} cold corpus, first answer with its opening: "
                   f"{rows['cold corpus: first answer (opening included) s']} s")
-    print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}")
+    print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
+          f"cold corpus read in a child process: {result['cold corpus read in a child process']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     return 0
