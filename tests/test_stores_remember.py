@@ -3,6 +3,9 @@ the questions that come back (the search and the answer's signals embed the same
 out past a fixed count, however many distinct filters or questions a long-running chat sees."""
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -84,3 +87,41 @@ def test_a_question_is_scored_over_the_corpus_once_for_the_search_and_the_answer
     for n in range(stores_module.MAX_QUESTION_SCORES * 2):
         stores.lexical_scores(f"question {n}")
     assert len(stores._lexical_scores) == stores_module.MAX_QUESTION_SCORES
+
+
+def test_users_asking_one_new_question_at_once_embed_it_once() -> None:
+    stores = built_stores(get_settings(), "remember", searchable=True)
+    model_embed = stores.embedder.embed_queries
+    calls: list[list[str]] = []
+    started = threading.Event()
+
+    def slow(texts: list[str], threads: int | None = None) -> np.ndarray:
+        calls.append(list(texts))
+        started.set()
+        time.sleep(0.3)  # long enough for the other users to ask meanwhile
+        return model_embed(texts, threads)
+
+    stores.embedder.embed_queries = slow  # type: ignore[method-assign]
+    try:
+        got: list[np.ndarray] = []
+        users = [threading.Thread(target=lambda: got.append(stores.embed(["When must a firm report?"])))
+                 for _ in range(4)]
+        users[0].start()
+        assert started.wait(10)
+        for user in users[1:]:
+            user.start()
+        for user in users:
+            user.join(10)
+        assert calls == [["When must a firm report?"]]
+        assert len(got) == 4 and all(v is got[0] for v in got)
+        assert not stores._making
+    finally:
+        del stores.embedder.embed_queries
+
+
+def test_a_value_whose_maker_failed_is_made_by_the_next_user() -> None:
+    stores = built_stores(get_settings(), "remember")
+    with pytest.raises(RuntimeError):
+        stores.hub_edges("hub", lambda: (_ for _ in ()).throw(RuntimeError("Neo4j went away")))
+    assert not stores._making
+    assert stores.hub_edges("hub", lambda: ()) == ()

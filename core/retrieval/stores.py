@@ -40,6 +40,9 @@ MAX_HUB_READS = 1024
 # The search and then the answer's signals score the same question over the whole corpus; a few answers at
 # once per process, each scored once. (One corpus-long float32 row per entry.)
 MAX_QUESTION_SCORES = 16
+# How long a question waits for another answer making the same value (a question vector, a corpus scoring)
+# before making it itself: far beyond the ~0.1 s one takes.
+MAKING_WAIT_S = 5.0
 T = TypeVar("T")
 
 
@@ -65,6 +68,7 @@ class CorpusStores:
     _dense_scores: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _lexical_scores: OrderedDict[Hashable, np.ndarray] = field(default_factory=OrderedDict)
     _remember_lock: threading.Lock = field(default_factory=threading.Lock)
+    _making: dict[tuple[int, Hashable], threading.Event] = field(default_factory=dict)  # values being made now
     order: dict[str, int] = field(default_factory=dict)  # document order (Neo4j `order`), for adjacency
     graph_info: bool = True  # False: opened while Neo4j was down (no labels, headings or order yet)
     edges: HeldEdges | None = None  # the citation edges, read when the stores opened (None: Neo4j was down then)
@@ -112,12 +116,32 @@ class CorpusStores:
     def _remember(self, cache: OrderedDict[Hashable, Any], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         """The value kept under key, else made (outside the lock: answers in other threads go on) and kept; the
         least recently used goes past `limit`; a None made (a read that failed) is returned and not kept. Kept
-        arrays are read-only, since every caller shares them."""
+        arrays are read-only, since every caller shares them. Users asking one new question at once make its
+        value once: the others wait for that (at most MAKING_WAIT_S, then make it themselves)."""
+        making_key = (id(cache), key)
         with self._remember_lock:
             if key in cache:
                 cache.move_to_end(key)
                 kept: T = cache[key]
                 return kept
+            making = self._making.get(making_key)
+            if making is None:
+                self._making[making_key] = threading.Event()
+        if making is not None:
+            making.wait(MAKING_WAIT_S)
+            with self._remember_lock:
+                if key in cache:
+                    cache.move_to_end(key)
+                    made: T = cache[key]
+                    return made
+            return self._make_and_keep(cache, key, limit, make)  # theirs failed or is slow: made here
+        try:
+            return self._make_and_keep(cache, key, limit, make)
+        finally:
+            with self._remember_lock:
+                self._making.pop(making_key).set()
+
+    def _make_and_keep(self, cache: OrderedDict[Hashable, Any], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         value = make()
         if value is None:
             return value
