@@ -34,6 +34,14 @@ class LexicalIndex:
         # Each unit's terms, kept when the analyzer is slow (a segmenter) so derived indexes reuse them.
         self.unit_tokens = unit_tokens
 
+    def __getstate__(self) -> dict[str, object]:
+        # The analyzer travels by its name (a segmenter holds caches and models that do not pickle), as it is saved.
+        return {**self.__dict__, "analyzer": self.analyzer.name}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.analyzer = get_analyzer(str(state["analyzer"]))
+
     @classmethod
     def build(cls, unit_ids: list[str], texts: list[str], k1: float = 1.2, b: float = 0.75,
               method: str = "lucene", analyzer: Analyzer | None = None) -> LexicalIndex:

@@ -3,12 +3,15 @@ as reading it itself, without doing the reading, and falls back to reading it wh
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 
 import numpy as np
 import pytest
 
+from core.analyzers import get_analyzer
 from core.domain import StoreError
+from core.lexical import LexicalIndex
 from core.retrieval import child_open
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
@@ -53,3 +56,13 @@ def test_a_child_that_dies_leaves_the_reading_to_the_serving_process(
 def test_a_corpus_never_ingested_is_reported_by_the_child_as_by_the_serving_process(test_settings: Settings) -> None:
     with pytest.raises(StoreError, match="run `python -m ingest`"):
         child_open.open_corpus(_child_for_every_corpus(test_settings), "never-ingested", RetrievalConfig())
+
+
+@pytest.mark.parametrize("analyzer", ["en", "vi-pyvi", "ko-kiwi"])
+def test_a_lexical_index_travels_to_another_process_with_its_analyzer(analyzer: str) -> None:
+    index = LexicalIndex.build(["u1", "u2"], ["Điều 5. Quyền của người lao động", "제5조 근로자의 권리 the rights"],
+                               analyzer=get_analyzer(analyzer))
+    copy = pickle.loads(pickle.dumps(index))
+    assert copy.analyzer.name == index.analyzer.name
+    question = "quyền của người lao động 근로자 rights"
+    assert np.array_equal(copy.scores(question), index.scores(question))
