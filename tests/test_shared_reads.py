@@ -146,3 +146,11 @@ def test_two_workers_asked_the_same_new_texts_at_once_share_the_reading(tmp_path
     read = [int(w.communicate(timeout=120)[0].split()[-1]) for w in workers]
     # 12 texts between them (the first one read before, by one of them or both), not 12 each.
     assert sum(read) <= 12 + 2 and min(read) >= 2, read
+
+
+def test_a_folder_that_cannot_be_made_leaves_every_read_to_the_worker(model, tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    reader, counting = _worker(model, tmp_path / "file" / "reads.sqlite")
+    assert len(reader.read(TEXTS)) == 2 and counting.texts_read == 2
+    assert "reads every text itself" in caplog.text

@@ -76,7 +76,7 @@ class SharedReads:
                     for digest, pieces, blob, dim in rows:
                         vectors = np.frombuffer(blob, dtype=np.float32).reshape(-1, dim).copy()
                         found[bytes(digest)] = (tuple(json.loads(pieces)), vectors)
-        except (sqlite3.Error, ValueError) as exc:
+        except (sqlite3.Error, OSError, ValueError) as exc:
             self._broken(exc)
             return {}
         return found
@@ -101,7 +101,7 @@ class SharedReads:
                                       (digest, self.owner, now, digest))
                     if took.rowcount == 1:
                         mine.append(digest)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._broken(exc)
             return wanted[:limit]
         return mine
@@ -119,7 +119,7 @@ class SharedReads:
                 total = db.execute("SELECT COALESCE(SUM(bytes), 0) FROM reads").fetchone()[0]
                 if total > self.max_bytes:
                     self._trim(db, total)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._broken(exc)
 
     def _trim(self, db: sqlite3.Connection, total: int) -> None:
@@ -137,7 +137,7 @@ class SharedReads:
         try:
             with self._db() as db:
                 db.executemany("DELETE FROM claims WHERE digest = ? AND owner = ?", [(d, self.owner) for d in digests])
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._broken(exc)
 
     def wait_for(self, digests: list[bytes], deadline_s: float = CLAIM_WAIT_S) -> dict[bytes, Read]:
@@ -158,7 +158,7 @@ class SharedReads:
                 marks = ",".join("?" * len(pending))
                 return db.execute(f"SELECT 1 FROM claims WHERE digest IN ({marks}) AND owner != ? LIMIT 1",
                                   [*pending, self.owner]).fetchone() is not None
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._broken(exc)
             return False
 
