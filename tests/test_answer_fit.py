@@ -263,3 +263,24 @@ def test_the_fit_cites_the_paragraph_of_the_rule_that_answers(case, test_setting
     units, question, evidence, kind, chosen, expected = FIT_CASES[case]
     fitted = _fitted(test_settings, _rule_graph(*units), question, evidence, kind, chosen)
     assert fitted.units == expected, fitted.notes
+
+
+CONTROLLER = _unit("d7", "Reg, Article 4(7)", "definition",
+                   "(7) ‘controller’ means the natural or legal person which determines the purposes and means of "
+                   "the processing of personal data;")
+PROCESSOR = _unit("d8", "Reg, Article 4(8)", "definition",
+                  "(8) ‘processor’ means a natural or legal person which processes personal data on behalf of the "
+                  "controller;")
+INSTRUCTED = _unit("a29", "Reg, Article 29", "article",
+                   "The processor and any person acting under the authority of the controller or of the processor, "
+                   "who has access to personal data, shall not process those data except on instructions from the "
+                   "controller.")
+
+
+def test_a_definition_question_is_answered_by_the_definitions_of_the_terms_it_writes(test_settings):
+    question = "We process data for our clients strictly following their instructions. Are we a controller or a processor?"
+    deps = _deps(question, test_settings, (INSTRUCTED, CONTROLLER, PROCESSOR))
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEFINITION, ["a29"])
+    assert fitted.units == ["d7", "d8"], fitted.notes
+    # Asked for something else, the same question's choice stands.
+    assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["a29"]).units == ["a29"]

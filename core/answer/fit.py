@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from core.answer.asked import Kind, carries, enumerates
 from core.answer.checkable import checkable_words
+from core.answer.defined import asked_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.selection import Scorer
@@ -280,6 +281,16 @@ class _Fitter:
         self.record(best, "paragraph")
         return [best.id if u == reasons[0] else u for u in units], f"enacting provision {best.label}"
 
+    def definitions(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A definition question is answered by the definitions of the terms it writes, when the evidence holds
+        them (core.answer.defined), unless it names a provision."""
+        if self.kind is not Kind.DEFINITION or any(self.named(u) for u in units):
+            return units, None
+        asked = [u.id for u in asked_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])]
+        if not asked or asked == units:
+            return units, None
+        return asked, "defines " + ", ".join(self.unit(u).label for u in asked)
+
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
@@ -461,8 +472,11 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
     fitter.know(list(units))
     chosen, note = fitter.enacting(list(units))
     notes += [note] if note else []
-    chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
+    chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
+    if note is None:
+        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
+        notes += [note] if note else []
     if note is None:
         chosen, note = fitter.kind_switch(chosen)
         notes += [note] if note else []
