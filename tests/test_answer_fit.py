@@ -232,7 +232,28 @@ CONSULTATION = (CONSULT, CONSULT_DUTY, CONSULT_PERIOD, ACCESS, ACCESS_COPY)
 BREACH_RULE = (BREACH, BREACH_CONTROLLER, BREACH_PROCESSOR)
 HOW_LONG_ADVICE = ("We have gone to the supervisory authority for prior consultation. How long can they take to come "
                    "back to us with written advice?")
+DPIA = _unit("a35", "Reg, Article 35", "article", "Article 35\nData protection impact assessment")
+DPIA_CASES = _under("a35", "a35-3", "Reg, Article 35(3)",
+                    "3. A data protection impact assessment referred to in paragraph 1 shall in particular be required "
+                    "in the case of:")
+DPIA_CASE_ITEMS = tuple(_under("a35-3", f"a35-3-{m}", f"Reg, Article 35(3)({m})", text) for m, text in (
+    ("a", "(a) a systematic and extensive evaluation of personal aspects based on automated processing;"),
+    ("b", "(b) processing on a large scale of special categories of data;")))
+DPIA_CONTENT = _under("a35", "a35-7", "Reg, Article 35(7)", "7. The assessment shall contain at least:")
+DPIA_CONTENT_ITEMS = tuple(_under("a35-7", f"a35-7-{m}", f"Reg, Article 35(7)({m})", text) for m, text in (
+    ("a", "(a) a systematic description of the envisaged processing operations;"),
+    ("b", "(b) an assessment of the risks to the rights and freedoms of data subjects;"),
+    ("c", "(c) the measures envisaged to address the risks, including safeguards, to ensure the protection of "
+          "personal data.")))
 FIT_CASES = {
+    # A list of cases ("required in the case of:") does not say what must be contained; the short lead-in that
+    # does ("shall contain at least:", no heading for its few words) is the answer.
+    "a list question descends from a list of cases to the elements": (
+        (DPIA, DPIA_CASES, *DPIA_CASE_ITEMS, DPIA_CONTENT, *DPIA_CONTENT_ITEMS),
+        "What's the minimum content of a data protection impact assessment?",
+        (DPIA_CASES, DPIA_CONTENT, CONSULT_DUTY, ACCESS_COPY), Kind.LIST,
+        ["a35-3"], ["a35-7"]),
+
     # Two paragraphs of one rule chosen for "how long": the one that states the period answers; the duty it
     # belongs to only restates the topic.
     "a deadline from the paragraph that states it, not its duty beside it": (

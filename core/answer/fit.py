@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.answer.asked import Kind, carries, enumerates
+from core.answer.asked import Kind, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import asked_definitions
 from core.answer.deps import AnswerDeps, Evidence
@@ -351,18 +351,25 @@ class _Fitter:
         # the rule that covers more of the question. A list or a definition is not re-chosen so: the definitions'
         # lead-in with all its items would cover everything.
         holds = not heading and _carries(self.kind, unit)
-        if holds and self.kind not in STATED_KINDS:
+        # A list of cases or conditions ("required in the case of:") does not answer a question after what must be
+        # contained: a paragraph of the rule that names the required elements ("shall contain at least:") does.
+        cases = self.kind is Kind.LIST and not lists_elements(unit.text)
+        if holds and self.kind not in STATED_KINDS and not cases:
             return unit_id, None
         pool = below or self.region(unit_id)
-        options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+        # A short lead-in ("The assessment shall contain at least:") is no heading: its items are its content.
+        options = [u for u in pool if u.id != unit_id and not _is_heading(u)
                    and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
+        if self.kind is Kind.LIST:
+            naming = [u for u in options if lists_elements(u.text)]
+            options = naming if naming or holds else options
         if not options:
             return unit_id, None
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
         covered = self.with_items(best, pool)
         if not heading and covered < DESCENT_SHARE * self.cover(unit):
             return unit_id, None
-        if holds and covered <= self.with_items(unit, pool):
+        if holds and self.kind in STATED_KINDS and covered <= self.with_items(unit, pool):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
