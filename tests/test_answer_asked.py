@@ -67,3 +67,10 @@ def test_a_list_of_required_elements_is_told_from_a_list_of_cases():
     assert not lists_elements("shall not be required if any of the following conditions are met:")
     # Both still carry a list.
     assert carries(Kind.LIST, "in the case of:") and carries(Kind.LIST, "7. The assessment shall contain at least:")
+
+
+def test_a_deadline_set_by_an_event_is_a_deadline():
+    # "at the latest" bounds a time by an event rather than a number of days.
+    assert carries(Kind.DEADLINE, "(c) if a disclosure to another recipient is envisaged, at the latest when the "
+                                  "personal data are first disclosed.")
+    assert carries(Kind.DEADLINE, "at the latest at the time of the first communication to that data subject")

@@ -84,7 +84,7 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
     Kind.DEADLINE: _any(
         rf"\b{_NUMBER_WORDS}(?:-| )(?:calendar |business |working |clear )?(?:days?|hours?|weeks?|months?|years?)\b",
         r"\bwithout (?:undue|unreasonable) delay\b", r"\bno later than\b", r"\bnot later than\b", r"\bpromptly\b",
-        r"\bimmediately\b", r"\bbefore the (?:end|expiry)\b",
+        r"\bimmediately\b", r"\bbefore the (?:end|expiry)\b", r"\bat the latest\b",
         r"\d+\s*(?:일|시간|개월|년|주)\s*(?:이내|전|까지|내)", r"지체\s*없이", r"즉시",
         r"\d+\s*(?:ngày|giờ|tháng|năm)", r"chậm nhất", r"ngay sau khi", r"trong thời hạn"),
     Kind.LIST: _any(
