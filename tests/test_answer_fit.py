@@ -305,3 +305,27 @@ def test_a_definition_question_is_answered_by_the_definitions_of_the_terms_it_wr
     assert fitted.units == ["d7", "d8"], fitted.notes
     # Asked for something else, the same question's choice stands.
     assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["a29"]).units == ["a29"]
+
+
+DEFINITIONS = _unit("a4", "Reg, Article 4", "article", "Article 4\nDefinitions")
+PERSONAL_DATA = UnitRecord(id="d1", label="Reg, Article 4(1)", type="definition", parent_id="a4",
+                           text="(1) ‘personal data’ means any information relating to an identified or identifiable "
+                                "natural person based in any place;")
+AUTHORITY = UnitRecord(id="d21", label="Reg, Article 4(21)", type="definition", parent_id="a4",
+                       text="(21) ‘supervisory authority’ means an independent public authority which is established "
+                            "by a Member State;")
+COMPLAINTS = _unit("a77", "Reg, Article 77", "article", "Article 77\nRight to lodge a complaint with a supervisory authority")
+COMPLAINT = _under("a77", "a77-1", "Reg, Article 77(1)",
+                   "1. Every data subject shall have the right to lodge a complaint with a supervisory authority, in "
+                   "particular in the Member State of his or her habitual residence, if the data subject considers "
+                   "that the processing of personal data relating to him or her infringes this Regulation.")
+
+
+def test_a_who_question_leaves_a_definition_for_the_provision_that_names_who(test_settings):
+    """A definition is a rule of its own: the other definitions of its article are not its paragraphs, so one of
+    them naming an authority does not keep the definition cited; the provision that names whom to turn to is."""
+    question = ("I live in Spain, but the online shop that misused my personal data is based in Ireland. Which data "
+                "protection authority can I complain to?")
+    graph = _rule_graph(DEFINITIONS, PERSONAL_DATA, AUTHORITY, COMPLAINTS, COMPLAINT)
+    fitted = _fitted(test_settings, graph, question, (PERSONAL_DATA, COMPLAINT), Kind.WHO, ["d1"])
+    assert fitted.units == ["a77-1"], fitted.notes

@@ -65,6 +65,9 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# Kinds whose content another provision of the evidence may hold when the chosen one does not: those above, and
+# who (the unit that names the authority, the person responsible, the right).
+SWITCH_KINDS = DESCEND_KINDS | {Kind.WHO}
 # Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
 STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 # Units that give reasons, not rules (outside the enacting terms).
@@ -294,7 +297,7 @@ class _Fitter:
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
-        if self.kind not in DESCEND_KINDS or len(units) != 1 or self.named(units[0]):
+        if self.kind not in SWITCH_KINDS or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
@@ -317,6 +320,9 @@ class _Fitter:
 
     def _region(self, unit_id: str) -> list[UnitRecord]:
         unit = self.unit(unit_id)
+        # A definition is a rule of its own: the article around it defines other terms, one rule each.
+        if unit.type == UnitType.DEFINITION:
+            return self.subtree(unit_id, unit)
         root = unit
         for above in reversed(self.ancestors(unit_id)):
             if not _same_rule(above, unit):
