@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.answer.asked import Kind, asked_content, asked_kind, carries, enumerates
+from core.answer.asked import Kind, asked_content, asked_kind, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 
 
@@ -56,3 +56,21 @@ def test_caveat_words_are_content_words_once():
     words = checkable_words("We are a clinic. Can we give a patient's records to a university researcher "
                             "without asking the patient? How soon?")
     assert words == ["clinic", "patient", "records", "university", "researcher"]
+
+
+def test_a_list_of_required_elements_is_told_from_a_list_of_cases():
+    assert lists_elements("7. The assessment shall contain at least:")
+    assert lists_elements("2. The communication shall describe the nature of the breach and contain at least the "
+                          "information referred to in points (b), (c) and (d) of Article 33(3).")
+    assert lists_elements("access to the personal data and the following information:")
+    assert not lists_elements("3. An assessment shall in particular be required in the case of:")
+    assert not lists_elements("shall not be required if any of the following conditions are met:")
+    # Both still carry a list.
+    assert carries(Kind.LIST, "in the case of:") and carries(Kind.LIST, "7. The assessment shall contain at least:")
+
+
+def test_a_deadline_set_by_an_event_is_a_deadline():
+    # "at the latest" bounds a time by an event rather than a number of days.
+    assert carries(Kind.DEADLINE, "(c) if a disclosure to another recipient is envisaged, at the latest when the "
+                                  "personal data are first disclosed.")
+    assert carries(Kind.DEADLINE, "at the latest at the time of the first communication to that data subject")

@@ -232,7 +232,28 @@ CONSULTATION = (CONSULT, CONSULT_DUTY, CONSULT_PERIOD, ACCESS, ACCESS_COPY)
 BREACH_RULE = (BREACH, BREACH_CONTROLLER, BREACH_PROCESSOR)
 HOW_LONG_ADVICE = ("We have gone to the supervisory authority for prior consultation. How long can they take to come "
                    "back to us with written advice?")
+DPIA = _unit("a35", "Reg, Article 35", "article", "Article 35\nData protection impact assessment")
+DPIA_CASES = _under("a35", "a35-3", "Reg, Article 35(3)",
+                    "3. A data protection impact assessment referred to in paragraph 1 shall in particular be required "
+                    "in the case of:")
+DPIA_CASE_ITEMS = tuple(_under("a35-3", f"a35-3-{m}", f"Reg, Article 35(3)({m})", text) for m, text in (
+    ("a", "(a) a systematic and extensive evaluation of personal aspects based on automated processing;"),
+    ("b", "(b) processing on a large scale of special categories of data;")))
+DPIA_CONTENT = _under("a35", "a35-7", "Reg, Article 35(7)", "7. The assessment shall contain at least:")
+DPIA_CONTENT_ITEMS = tuple(_under("a35-7", f"a35-7-{m}", f"Reg, Article 35(7)({m})", text) for m, text in (
+    ("a", "(a) a systematic description of the envisaged processing operations;"),
+    ("b", "(b) an assessment of the risks to the rights and freedoms of data subjects;"),
+    ("c", "(c) the measures envisaged to address the risks, including safeguards, to ensure the protection of "
+          "personal data.")))
 FIT_CASES = {
+    # A list of cases ("required in the case of:") does not say what must be contained; the short lead-in that
+    # does ("shall contain at least:", no heading for its few words) is the answer.
+    "a list question descends from a list of cases to the elements": (
+        (DPIA, DPIA_CASES, *DPIA_CASE_ITEMS, DPIA_CONTENT, *DPIA_CONTENT_ITEMS),
+        "What's the minimum content of a data protection impact assessment?",
+        (DPIA_CASES, DPIA_CONTENT, CONSULT_DUTY, ACCESS_COPY), Kind.LIST,
+        ["a35-3"], ["a35-7"]),
+
     # Two paragraphs of one rule chosen for "how long": the one that states the period answers; the duty it
     # belongs to only restates the topic.
     "a deadline from the paragraph that states it, not its duty beside it": (
@@ -263,3 +284,48 @@ def test_the_fit_cites_the_paragraph_of_the_rule_that_answers(case, test_setting
     units, question, evidence, kind, chosen, expected = FIT_CASES[case]
     fitted = _fitted(test_settings, _rule_graph(*units), question, evidence, kind, chosen)
     assert fitted.units == expected, fitted.notes
+
+
+CONTROLLER = _unit("d7", "Reg, Article 4(7)", "definition",
+                   "(7) ‘controller’ means the natural or legal person which determines the purposes and means of "
+                   "the processing of personal data;")
+PROCESSOR = _unit("d8", "Reg, Article 4(8)", "definition",
+                  "(8) ‘processor’ means a natural or legal person which processes personal data on behalf of the "
+                  "controller;")
+INSTRUCTED = _unit("a29", "Reg, Article 29", "article",
+                   "The processor and any person acting under the authority of the controller or of the processor, "
+                   "who has access to personal data, shall not process those data except on instructions from the "
+                   "controller.")
+
+
+def test_a_definition_question_is_answered_by_the_definitions_of_the_terms_it_writes(test_settings):
+    question = "We process data for our clients strictly following their instructions. Are we a controller or a processor?"
+    deps = _deps(question, test_settings, (INSTRUCTED, CONTROLLER, PROCESSOR))
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEFINITION, ["a29"])
+    assert fitted.units == ["d7", "d8"], fitted.notes
+    # Asked for something else, the same question's choice stands.
+    assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["a29"]).units == ["a29"]
+
+
+DEFINITIONS = _unit("a4", "Reg, Article 4", "article", "Article 4\nDefinitions")
+PERSONAL_DATA = UnitRecord(id="d1", label="Reg, Article 4(1)", type="definition", parent_id="a4",
+                           text="(1) ‘personal data’ means any information relating to an identified or identifiable "
+                                "natural person based in any place;")
+AUTHORITY = UnitRecord(id="d21", label="Reg, Article 4(21)", type="definition", parent_id="a4",
+                       text="(21) ‘supervisory authority’ means an independent public authority which is established "
+                            "by a Member State;")
+COMPLAINTS = _unit("a77", "Reg, Article 77", "article", "Article 77\nRight to lodge a complaint with a supervisory authority")
+COMPLAINT = _under("a77", "a77-1", "Reg, Article 77(1)",
+                   "1. Every data subject shall have the right to lodge a complaint with a supervisory authority, in "
+                   "particular in the Member State of his or her habitual residence, if the data subject considers "
+                   "that the processing of personal data relating to him or her infringes this Regulation.")
+
+
+def test_a_who_question_leaves_a_definition_for_the_provision_that_names_who(test_settings):
+    """A definition is a rule of its own: the other definitions of its article are not its paragraphs, so one of
+    them naming an authority does not keep the definition cited; the provision that names whom to turn to is."""
+    question = ("I live in Spain, but the online shop that misused my personal data is based in Ireland. Which data "
+                "protection authority can I complain to?")
+    graph = _rule_graph(DEFINITIONS, PERSONAL_DATA, AUTHORITY, COMPLAINTS, COMPLAINT)
+    fitted = _fitted(test_settings, graph, question, (PERSONAL_DATA, COMPLAINT), Kind.WHO, ["d1"])
+    assert fitted.units == ["a77-1"], fitted.notes

@@ -67,17 +67,28 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ", r"có phải .{0,40} không"),
 }
 
+# Of the texts that carry a list, those that say what something must contain ("shall contain at least:", "the
+# following information:"), rather than introduce a list of cases or conditions ("required in the case of:",
+# "if any of the following conditions are met:"): a question after required elements is answered by these.
+ELEMENTS = _any(
+    r"\b(?:contains?|includes?|specify|specifies|set out|sets out|states?|describe|describes) (?:at (?:the )?least|as a minimum)\b",
+    r"\b(?:shall|must) (?:at least )?(?:contain|include|specify|set out)\b",
+    r"\bthe following (?:information|particulars|elements|details|items|contents?|matters)\b",
+    r"\bminimum (?:content|information|particulars)\b",
+    r"사항을 포함", r"포함(?:되어야|하여야)", r"기재하여야", r"기재사항",
+    r"(?:gồm|bao gồm) (?:các|những) nội dung", r"(?:các|những) nội dung (?:chủ yếu|cơ bản|sau)")
+
 _NUMBER_WORDS = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
                  r"sixty|ninety)")
 CARRIES: dict[Kind, re.Pattern[str]] = {
     Kind.DEADLINE: _any(
         rf"\b{_NUMBER_WORDS}(?:-| )(?:calendar |business |working |clear )?(?:days?|hours?|weeks?|months?|years?)\b",
         r"\bwithout (?:undue|unreasonable) delay\b", r"\bno later than\b", r"\bnot later than\b", r"\bpromptly\b",
-        r"\bimmediately\b", r"\bbefore the (?:end|expiry)\b",
+        r"\bimmediately\b", r"\bbefore the (?:end|expiry)\b", r"\bat the latest\b",
         r"\d+\s*(?:일|시간|개월|년|주)\s*(?:이내|전|까지|내)", r"지체\s*없이", r"즉시",
         r"\d+\s*(?:ngày|giờ|tháng|năm)", r"chậm nhất", r"ngay sau khi", r"trong thời hạn"),
     Kind.LIST: _any(
-        r"\bthe following\b", r"[:—–]\s*$", r"\b(?:shall|must) (?:contain|include|specify|set out|state)\b",
+        ELEMENTS.pattern, r"\bthe following\b", r"[:—–]\s*$", r"\b(?:shall|must) (?:contain|include|specify|set out|state)\b",
         r"다음 각 호", r"다음의 사항", r"다음 사항",
         r"sau đây", r"bao gồm[:]", r"gồm[:]", r"các nội dung"),
     Kind.CONDITION: _any(
@@ -131,6 +142,11 @@ def enumerates(question: str) -> bool:
 def asks_sanction(question: str) -> bool:
     """Whether the question asks about a penalty, a fine or another sanction."""
     return bool(SANCTION_ASKED.search(question))
+
+
+def lists_elements(text: str) -> bool:
+    """Whether the text says what something must contain (ELEMENTS), not only that a list follows."""
+    return bool(ELEMENTS.search(text))
 
 
 def carries(kind: Kind | None, text: str) -> bool:

@@ -19,8 +19,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.answer.asked import Kind, carries, enumerates
+from core.answer.asked import Kind, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
+from core.answer.defined import asked_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.selection import Scorer
@@ -64,6 +65,9 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
+# Kinds whose content another provision of the evidence may hold when the chosen one does not: those above, and
+# who (the unit that names the authority, the person responsible, the right).
+SWITCH_KINDS = DESCEND_KINDS | {Kind.WHO}
 # Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
 STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 # Units that give reasons, not rules (outside the enacting terms).
@@ -280,10 +284,20 @@ class _Fitter:
         self.record(best, "paragraph")
         return [best.id if u == reasons[0] else u for u in units], f"enacting provision {best.label}"
 
+    def definitions(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A definition question is answered by the definitions of the terms it writes, when the evidence holds
+        them (core.answer.defined), unless it names a provision."""
+        if self.kind is not Kind.DEFINITION or any(self.named(u) for u in units):
+            return units, None
+        asked = [u.id for u in asked_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])]
+        if not asked or asked == units:
+            return units, None
+        return asked, "defines " + ", ".join(self.unit(u).label for u in asked)
+
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
-        if self.kind not in DESCEND_KINDS or len(units) != 1 or self.named(units[0]):
+        if self.kind not in SWITCH_KINDS or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
@@ -306,6 +320,9 @@ class _Fitter:
 
     def _region(self, unit_id: str) -> list[UnitRecord]:
         unit = self.unit(unit_id)
+        # A definition is a rule of its own: the article around it defines other terms, one rule each.
+        if unit.type == UnitType.DEFINITION:
+            return self.subtree(unit_id, unit)
         root = unit
         for above in reversed(self.ancestors(unit_id)):
             if not _same_rule(above, unit):
@@ -340,18 +357,25 @@ class _Fitter:
         # the rule that covers more of the question. A list or a definition is not re-chosen so: the definitions'
         # lead-in with all its items would cover everything.
         holds = not heading and _carries(self.kind, unit)
-        if holds and self.kind not in STATED_KINDS:
+        # A list of cases or conditions ("required in the case of:") does not answer a question after what must be
+        # contained: a paragraph of the rule that names the required elements ("shall contain at least:") does.
+        cases = self.kind is Kind.LIST and not lists_elements(unit.text)
+        if holds and self.kind not in STATED_KINDS and not cases:
             return unit_id, None
         pool = below or self.region(unit_id)
-        options = [u for u in pool if u.id != unit_id and len(u.text.split()) > HEADING_WORDS
+        # A short lead-in ("The assessment shall contain at least:") is no heading: its items are its content.
+        options = [u for u in pool if u.id != unit_id and not _is_heading(u)
                    and (self.kind not in DESCEND_KINDS or _carries(self.kind, u))]
+        if self.kind is Kind.LIST:
+            naming = [u for u in options if lists_elements(u.text)]
+            options = naming if naming or holds else options
         if not options:
             return unit_id, None
         best = max(options, key=lambda u: self.with_items(u, pool) if self.kind in DESCEND_KINDS else self.cover(u))
         covered = self.with_items(best, pool)
         if not heading and covered < DESCENT_SHARE * self.cover(unit):
             return unit_id, None
-        if holds and covered <= self.with_items(unit, pool):
+        if holds and self.kind in STATED_KINDS and covered <= self.with_items(unit, pool):
             return unit_id, None
         self.record(best, "paragraph")
         return best.id, f"descended to {best.label}"
@@ -461,8 +485,11 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
     fitter.know(list(units))
     chosen, note = fitter.enacting(list(units))
     notes += [note] if note else []
-    chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
+    chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
+    if note is None:
+        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
+        notes += [note] if note else []
     if note is None:
         chosen, note = fitter.kind_switch(chosen)
         notes += [note] if note else []

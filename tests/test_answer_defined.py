@@ -1,0 +1,45 @@
+"""Which definitions a question asks for, by the terms it writes."""
+from __future__ import annotations
+
+from core.answer.defined import asked_definitions, defined_term
+from core.stores.queries import UnitRecord
+
+
+def _definition(uid: str, text: str, title: str = "") -> UnitRecord:
+    return UnitRecord(id=uid, label=uid, title=title, text=text, type="definition")
+
+
+DATA = _definition("4(1)", "(1) ‘personal data’ means any information relating to an identified natural person;")
+BREACH = _definition("4(12)", "(12) ‘personal data breach’ means a breach of security leading to the loss of personal data;")
+CONSENT = _definition("4(11)", "(11) ‘consent’ of the data subject means any freely given indication of wishes;")
+ACT = _definition("act", "Act means the Social Security Act.", title="Act")
+PROFILING = _definition("4(4)", "(4) ‘profiling’ means any form of automated processing of personal data;")
+
+
+def test_the_term_is_read_from_the_quotes_of_the_definition_or_its_title():
+    assert defined_term(CONSENT) == ("consent", True)
+    assert defined_term(ACT) == ("Act", False)
+    assert defined_term(UnitRecord(id="x", text="‘consent’ means …", type="clause")) is None
+
+
+def test_a_term_inside_a_longer_defined_term_is_not_asked_about():
+    units = [DATA, BREACH, CONSENT]
+    asked = asked_definitions("We deleted records by accident. Does that still count as a personal data breach?", units)
+    assert [u.id for u in asked] == ["4(12)"]
+    assert [u.id for u in asked_definitions("Is that still personal data?", units)] == ["4(1)"]
+
+
+def test_quoted_terms_are_the_ones_asked_about_and_an_apostrophe_quotes_nothing():
+    units = [DATA, PROFILING]
+    question = "We're scoring personal data of applicants. Does that count as 'profiling'?"
+    assert [u.id for u in asked_definitions(question, units)] == ["4(4)"]
+
+
+def test_a_one_word_term_known_only_by_its_title_is_asked_about_only_when_written_capitalised():
+    assert asked_definitions("How does the agency act on a complaint?", [ACT]) == []
+    assert [u.id for u in asked_definitions("What is meant by the Act?", [ACT])] == ["act"]
+
+
+def test_a_question_writing_many_defined_terms_asks_about_none_of_them():
+    question = "Does consent count for profiling of personal data after a personal data breach?"
+    assert asked_definitions(question, [DATA, BREACH, CONSENT, PROFILING]) == []
