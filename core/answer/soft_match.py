@@ -16,6 +16,7 @@ but in the corpus's language rather than the English model's noise, and at no mo
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import weakref
 from collections import OrderedDict
@@ -135,6 +136,10 @@ class TokenCache:
 # One cache per loaded model, dropped with it (a model never reads from another's cache).
 _TOKEN_CACHES: weakref.WeakKeyDictionary[Any, TokenCache] = weakref.WeakKeyDictionary()
 _TOKEN_CACHES_LOCK = threading.Lock()
+# Model passes at once per process, one per core it may run on (a pass runs one torch thread): answers that arrive
+# together then finish one after another instead of all at the end, and a worker claims a text to share only when
+# its pass over it starts (TokenReader._read_shared).
+_PASSES = threading.BoundedSemaphore(max(1, len(os.sched_getaffinity(0))))
 
 
 def token_cache_for(model: Any) -> TokenCache:
@@ -190,8 +195,8 @@ class TokenReader:
 
     def _read_shared(self, texts: list[str]) -> dict[str, TokenVectors]:
         """Texts this process is to read: what another worker read or is reading, else a model pass here. A worker
-        claims a batch at a time, as its pass over it starts, so two workers that need the same texts at once read
-        different ones and each takes the other's."""
+        claims a few texts at a time, holding its model pass, so two workers that need the same texts at once
+        read different ones and each takes the other's."""
         if self.shared is None or not texts:
             return self._read_and_keep(texts)
         keys = {t: TokenCache.key(t) for t in texts}
@@ -200,13 +205,14 @@ class TokenReader:
             found |= self._kept(pending, keys, self.shared.get(keys[t] for t in pending))
             if not (pending := [t for t in pending if t not in found]):
                 break
-            claimed = set(self.shared.claim([keys[t] for t in pending], limit=READ_BATCH))
-            mine = [t for t in pending if keys[t] in claimed]
-            try:
-                read = self._read_and_keep(mine)
-            except BaseException:
-                self.shared.release(keys[t] for t in mine)
-                raise
+            with _PASSES:
+                claimed = set(self.shared.claim([keys[t] for t in pending], limit=READ_BATCH))
+                mine = [t for t in pending if keys[t] in claimed]
+                try:
+                    read = self._keep(mine, self._pass(mine))
+                except BaseException:
+                    self.shared.release(keys[t] for t in mine)
+                    raise
             self.shared.put({keys[t]: (v.pieces, v.vectors) for t, v in read.items()})
             found |= read
             if not mine:  # every one left is being read by another worker: take the first it delivers
@@ -222,10 +228,13 @@ class TokenReader:
         return out
 
     def _read_and_keep(self, texts: list[str]) -> dict[str, TokenVectors]:
+        return self._keep(texts, self._encode(texts))
+
+    def _keep(self, texts: list[str], vectors: list[TokenVectors]) -> dict[str, TokenVectors]:
         assert self.cache is not None
-        read = dict(zip(texts, self._encode(texts)))
-        for text, vectors in read.items():
-            self.cache.put(text, vectors)
+        read = dict(zip(texts, vectors))
+        for text, one in read.items():
+            self.cache.put(text, one)
         return read
 
     def read_asks(self, asks: list[str]) -> list[np.ndarray]:
@@ -236,6 +245,11 @@ class TokenReader:
         return [r.vectors[content_mask(r.pieces)] for r in rows]
 
     def _encode(self, texts: list[str]) -> list[TokenVectors]:
+        with _PASSES:
+            return self._pass(texts)
+
+    def _pass(self, texts: list[str]) -> list[TokenVectors]:
+        """The model's pass over the texts; the caller holds one of the process's passes (_PASSES)."""
         import torch
 
         if not texts:
