@@ -329,3 +329,39 @@ def test_a_who_question_leaves_a_definition_for_the_provision_that_names_who(tes
     graph = _rule_graph(DEFINITIONS, PERSONAL_DATA, AUTHORITY, COMPLAINTS, COMPLAINT)
     fitted = _fitted(test_settings, graph, question, (PERSONAL_DATA, COMPLAINT), Kind.WHO, ["d1"])
     assert fitted.units == ["a77-1"], fitted.notes
+
+
+BOARD_ADVICE = _unit("a70-2", "Reg, Article 70(2)", "clause",
+                     "Where the Commission requests advice from the Board, it may indicate a time limit, taking into "
+                     "account the urgency of the matter and what the Board holds.")
+PEER_REPLY = _unit("a61-2", "Reg, Article 61(2)", "clause",
+                   "Each supervisory authority shall reply to a request of another supervisory authority without "
+                   "undue delay and no later than one month after receiving the request.")
+ACTION_TAKEN = _unit("a12-3", "Reg, Article 12(3)", "clause",
+                     "The controller shall provide information on action taken on a request under Article 15 to the "
+                     "data subject without undue delay and in any event within one month of receipt of the request.")
+
+
+def test_a_deadline_question_takes_the_period_closest_in_meaning_not_the_one_sharing_its_everyday_words(test_settings):
+    """A user's "how long do I have to reply" shares "reply" with another party's period and nothing with the
+    controller's own, which says "provide information on action taken"; the chosen unit, which states no period,
+    shares more ("hold"). The meaning says which period is the user's. Among the evidence that states the asked-for period, the closest in meaning is cited, when it stands
+    near the chosen unit (KIND_MARGIN) and is no farther in meaning (SWITCH_DENSE)."""
+    import numpy as np
+
+    from core.answer.signals import Signals
+
+    class _Stores:
+        index = {"a70-2": 0, "a61-2": 1, "a12-3": 2}
+
+    question = "A customer emailed asking for a copy of everything we hold about her. How long do I have to reply?"
+    deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=_Graph())
+    deps.ledger.record_all(Evidence(u, "seed", u.id) for u in (BOARD_ADVICE, PEER_REPLY, ACTION_TAKEN))
+
+    def fitted(dense: list[float]) -> list[str]:
+        signals = Signals(_Stores(), np.zeros(2), None, np.array(dense), np.zeros(3))  # type: ignore[arg-type]
+        return fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEADLINE, ["a70-2"], signals).units
+
+    assert fitted([0.34, 0.33, 0.35]) == ["a12-3"]
+    # Every period clearly farther in meaning than the chosen unit: the choice stands.
+    assert fitted([0.34, 0.20, 0.21]) == ["a70-2"]

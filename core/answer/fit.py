@@ -53,6 +53,10 @@ SWITCH_DENSE = 0.05
 # The enacting provision replaces a chosen recital when its standing (cover with headings + dense similarity,
 # `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
 KIND_MARGIN = 0.15
+# A unit carrying the asked-for kind of content may stand up to KIND_MARGIN lower than the chosen unit in words only
+# when it is at most this much farther in meaning (noise): a user's everyday words ("reply", "time") match another
+# party's duty, the meaning the user's own; a carrier clearly farther in meaning answers something else.
+KIND_DENSE = 0.02
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
 # on its own cover (MIN_COVER is for a switch to another rule): within the chosen rule the topic is shared, and a
@@ -296,7 +300,8 @@ class _Fitter:
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
-        standing does: the best of those (its text with its headings, and its meaning) is cited instead."""
+        standing does (as good, or KIND_MARGIN lower in words and KIND_DENSE in meaning): the closest of those in
+        meaning is cited instead."""
         if self.kind not in SWITCH_KINDS or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen = self.unit(units[0])
@@ -306,8 +311,11 @@ class _Fitter:
         found = self.shortlist(lambda u: u.type not in REASONS and _carries(self.kind, u), units, opened=False)
         if not found:
             return units, None
-        best = max(found, key=self.placed)
-        if not self.as_good(best, chosen):
+        # Closest in meaning first: a carrier that shares the question's everyday words ("reply", "time") more
+        # than its sense reads well in place and answers another party's duty.
+        best = max(found, key=lambda u: (self.dense(u.id), self.placed(u)))
+        closer = self.dense(best.id) >= self.dense(chosen.id) - KIND_DENSE
+        if not self.as_good(best, chosen) and not (closer and self.placed(best) >= self.placed(chosen) - KIND_MARGIN):
             return units, None
         self.record(best, "paragraph")
         return [best.id], f"carries the {self.kind}: {best.label}"
