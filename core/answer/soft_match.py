@@ -221,11 +221,8 @@ class TokenReader:
 
     def _kept(self, texts: list[str], keys: dict[str, bytes], shared: dict[bytes, tuple[tuple[str, ...], np.ndarray]]
               ) -> dict[str, TokenVectors]:
-        assert self.cache is not None
-        out = {t: TokenVectors(*shared[keys[t]]) for t in texts if keys[t] in shared}
-        for text, vectors in out.items():
-            self.cache.put(text, vectors)
-        return out
+        found = [t for t in texts if keys[t] in shared]
+        return self._keep(found, [TokenVectors(*shared[keys[t]]) for t in found])
 
     def _read_and_keep(self, texts: list[str]) -> dict[str, TokenVectors]:
         return self._keep(texts, self._encode(texts))

@@ -80,13 +80,16 @@ class CorpusStores:
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig()))
+        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
+        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig(), collection), collection)
 
     @classmethod
-    def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
+    def from_read(cls, settings: Settings, read: ReadCorpus, collection: object | None = None) -> CorpusStores:
         """The stores over what `read_corpus` read, here or in a child process (child_open.py), with this
-        process's own handles: the Chroma collection, the shared Neo4j reader and the embedding model."""
-        collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
+        process's own handles: the Chroma collection (opened here unless given), the shared Neo4j reader and the
+        embedding model."""
+        if collection is None:
+            collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
         stores = cls(settings, read.corpus, read.config, read.lexical, get_embedder(settings, read.backend),
                      collection, reader_for(settings), read.unit_ids, read.units, read.window_matrix,
                      read.window_unit, read.lexical_to_unit, read.index, order=read.order,
@@ -121,8 +124,7 @@ class CorpusStores:
         making_key = (id(cache), key)
         with self._remember_lock:
             if key in cache:
-                cache.move_to_end(key)
-                kept: T = cache[key]
+                kept: T = self._kept(cache, key)
                 return kept
             making = self._making.get(making_key)
             if making is None:
@@ -131,8 +133,7 @@ class CorpusStores:
             making.wait(MAKING_WAIT_S)
             with self._remember_lock:
                 if key in cache:
-                    cache.move_to_end(key)
-                    made: T = cache[key]
+                    made: T = self._kept(cache, key)
                     return made
             return self._make_and_keep(cache, key, limit, make)  # theirs failed or is slow: made here
         try:
@@ -140,6 +141,12 @@ class CorpusStores:
         finally:
             with self._remember_lock:
                 self._making.pop(making_key).set()
+
+    @staticmethod
+    def _kept(cache: OrderedDict[Hashable, Any], key: Hashable) -> Any:
+        """The value kept under key, now the most recently used (the caller holds the lock)."""
+        cache.move_to_end(key)
+        return cache[key]
 
     def _make_and_keep(self, cache: OrderedDict[Hashable, Any], key: Hashable, limit: int, make: Callable[[], T]) -> T:
         value = make()
@@ -298,9 +305,10 @@ class ReadCorpus:
         return self
 
 
-def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus:
+def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig, collection: Any = None) -> ReadCorpus:
     lexical = LexicalIndex.load(settings.lexical_path / corpus)
-    collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
+    if collection is None:
+        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
     got = _all_windows(collection)
     units: dict[str, UnitRecord] = {}
     for meta, doc in zip(got["metadatas"], got["documents"]):

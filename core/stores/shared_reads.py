@@ -45,15 +45,20 @@ class SharedReads:
         self.max_bytes = max_bytes
         self.owner = uuid.uuid4().hex  # this process's claims (a pid can be reused by a later worker)
         self._failed = False
+        self._made = False  # folder, tables and journal mode set up (once per process: a waiting worker polls)
 
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self._made:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.closing(sqlite3.connect(self.path, timeout=SQLITE_TIMEOUT_S)) as db, db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("CREATE TABLE IF NOT EXISTS reads (digest BLOB PRIMARY KEY, pieces TEXT NOT NULL, "
-                       "vectors BLOB NOT NULL, dim INTEGER NOT NULL, bytes INTEGER NOT NULL)")
-            db.execute("CREATE TABLE IF NOT EXISTS claims (digest BLOB PRIMARY KEY, owner TEXT NOT NULL, since REAL NOT NULL)")
+            if not self._made:
+                db.execute("PRAGMA journal_mode=WAL")  # kept by the file
+                db.execute("CREATE TABLE IF NOT EXISTS reads (digest BLOB PRIMARY KEY, pieces TEXT NOT NULL, "
+                           "vectors BLOB NOT NULL, dim INTEGER NOT NULL, bytes INTEGER NOT NULL)")
+                db.execute("CREATE TABLE IF NOT EXISTS claims (digest BLOB PRIMARY KEY, owner TEXT NOT NULL, "
+                           "since REAL NOT NULL)")
+                self._made = True
             yield db
 
     def _broken(self, exc: Exception) -> None:
@@ -152,12 +157,11 @@ class SharedReads:
         return {}
 
     def _claimed_elsewhere(self, digests: list[bytes]) -> bool:
-        pending = list(digests)
         try:
             with self._db() as db:
-                marks = ",".join("?" * len(pending))
+                marks = ",".join("?" * len(digests))
                 return db.execute(f"SELECT 1 FROM claims WHERE digest IN ({marks}) AND owner != ? LIMIT 1",
-                                  [*pending, self.owner]).fetchone() is not None
+                                  [*digests, self.owner]).fetchone() is not None
         except (sqlite3.Error, OSError) as exc:
             self._broken(exc)
             return False
