@@ -80,16 +80,14 @@ class CorpusStores:
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
-        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig(), collection), collection)
+        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig()))
 
     @classmethod
-    def from_read(cls, settings: Settings, read: ReadCorpus, collection: object | None = None) -> CorpusStores:
+    def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
         """The stores over what `read_corpus` read, here or in a child process (child_open.py), with this
-        process's own handles: the Chroma collection (opened here unless given), the shared Neo4j reader and the
-        embedding model."""
-        if collection is None:
-            collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
+        process's own handles: the Chroma collection (the client is the process's one per folder, so reopening
+        it after an in-process read costs milliseconds), the shared Neo4j reader and the embedding model."""
+        collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
         stores = cls(settings, read.corpus, read.config, read.lexical, get_embedder(settings, read.backend),
                      collection, reader_for(settings), read.unit_ids, read.units, read.window_matrix,
                      read.window_unit, read.lexical_to_unit, read.index, order=read.order,
@@ -305,10 +303,10 @@ class ReadCorpus:
         return self
 
 
-def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig, collection: Any = None) -> ReadCorpus:
+def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus:
+    # The lexical index first: a corpus never ingested is told so ("run python -m ingest"), not by Chroma.
     lexical = LexicalIndex.load(settings.lexical_path / corpus)
-    if collection is None:
-        collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
+    collection = chroma_store.collection(chroma_store.client(settings), corpus, create=False)
     got = _all_windows(collection)
     units: dict[str, UnitRecord] = {}
     for meta, doc in zip(got["metadatas"], got["documents"]):
