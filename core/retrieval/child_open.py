@@ -29,7 +29,7 @@ log = logging.getLogger("citewalk.stores")
 CHILD_TIMEOUT_S = 300.0
 # The child yields the cores to the answers in flight: on a busy machine the cold corpus opens later, and the
 # questions on warm ones are not slowed; on an idle one it opens as fast.
-CHILD_NICENESS = 10
+CHILD_NICENESS = 19
 
 
 def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, warm: bool = False) -> CorpusStores:
