@@ -2,9 +2,11 @@
 as reading it itself, without doing the reading, and falls back to reading it when no child can run."""
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from core.analyzers import get_analyzer
 from core.domain import StoreError
 from core.lexical import LexicalIndex
-from core.retrieval import child_open
+from core.retrieval import busy, child_open
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
@@ -42,6 +44,53 @@ def test_a_corpus_read_in_a_child_process_gives_the_stores_read_here(test_settin
 def test_a_small_corpus_is_read_in_the_serving_process(test_settings: Settings, hipaa_corpus: str) -> None:
     small = test_settings.model_copy(update={"stores_child_min_units": 10**9})
     assert child_open.open_corpus(small, hipaa_corpus, RetrievalConfig()).read_by_pid == os.getpid()
+
+
+def test_a_small_corpus_opened_while_other_users_are_answered_is_read_in_a_child(
+        test_settings: Settings, hipaa_corpus: str) -> None:
+    config = RetrievalConfig()
+    with busy.answering():  # the opening's own answer, alone in the process: read here, the faster way
+        assert child_open.open_corpus(test_settings, hipaa_corpus, config).read_by_pid == os.getpid()
+    started, release = threading.Event(), threading.Event()
+
+    def another_user() -> None:
+        with busy.answering():
+            started.set()
+            release.wait(120)
+
+    user = threading.Thread(target=another_user)
+    user.start()
+    try:
+        assert started.wait(10)
+        with busy.answering():
+            stores = child_open.open_corpus(test_settings, hipaa_corpus, config)
+        assert stores.read_by_pid != os.getpid(), "read in the serving process while another user's answer ran"
+        assert stores.unit_ids
+    finally:
+        release.set()
+        user.join()
+    assert busy.other_answers_in_flight() == 0
+
+
+def test_an_answer_stops_counting_when_it_fails_or_is_cancelled() -> None:
+    async def answer(fail: bool) -> None:
+        with busy.answering():
+            assert busy.other_answers_in_flight() == 0  # its own does not count
+            if fail:
+                raise ValueError("a bug")
+            await asyncio.sleep(60)
+
+    async def run() -> None:
+        waiting = asyncio.create_task(answer(False))
+        await asyncio.sleep(0.05)
+        assert busy.other_answers_in_flight() == 1
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+        with pytest.raises(ValueError):
+            await answer(True)
+
+    asyncio.run(run())
+    assert busy.other_answers_in_flight() == 0
 
 
 def test_a_child_that_dies_leaves_the_reading_to_the_serving_process(

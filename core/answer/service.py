@@ -32,6 +32,7 @@ from core.answer.questions import clean_question, question_problem
 from core.answer.stores import Stores, open_stores
 from core.domain import TOOL_STEPS, CitewalkError, Step
 from core.retrieval.base import DEFAULT_METHOD
+from core.retrieval.busy import answering
 from core.settings import Settings
 
 log = logging.getLogger("citewalk.answer")
@@ -136,6 +137,15 @@ async def answer_question_async(
     """With an LLM asked, the extractive answer is composed first and sent as ProvisionalAnswer: it is the
     fallback, ready at once, and the LLM gets what is left of `llm_deadline_s`. Finished carries the LLM's
     answer (the extractive one attached), or the extractive one with a notice saying why the LLM failed."""
+    with answering():  # a corpus opened meanwhile by another user is then read apart (core.retrieval.child_open)
+        return await _answer(question, corpus, settings, method=method, model=model, on_event=on_event,
+                             stores=stores)
+
+
+async def _answer(
+    question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
+    on_event: EventSink = ignore, stores: Stores | None = None,
+) -> AnswerEnvelope:
     run = _Run(question, corpus, method, on_event, time.perf_counter())
     choice = choose_model(settings, model)
     problem = question_problem(question, settings)

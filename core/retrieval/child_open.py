@@ -4,7 +4,8 @@ Opening reads every window from Chroma, every unit and edge from Neo4j, and buil
 of ~14k units some 3 s of Python work that holds the interpreter lock, shared with every answer running in the
 process meanwhile (`bench.open_stall`). A child process does that work on a core of its own and sends the result
 back as plain data (`ReadCorpus`); the serving process only unpickles it and attaches its own handles. A small
-corpus opens faster than a child starts, so it is read here.
+corpus opens faster than a child starts, so it is read here, unless other users' answers are running here then
+(core.retrieval.busy): they would each wait for its reading.
 
 The child is `python -m core.retrieval.child_open`, fed its request on stdin and answering on stdout, rather than
 a multiprocessing child: that one would first re-import the parent's main module (Chainlit's command line, a
@@ -19,6 +20,7 @@ import pickle
 import subprocess
 import sys
 
+from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import REPO_ROOT, Settings
@@ -33,11 +35,11 @@ CHILD_NICENESS = 19
 
 
 def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, warm: bool = False) -> CorpusStores:
-    """The corpus's stores, read in a child process when the corpus is large (`Settings.stores_child_min_units`).
-    `warm`: the lazy indexes built now, as a reload wants them. A child that cannot be started, dies or hangs
-    leaves the reading to this process, logged; an error of the corpus itself (not ingested, unreadable) is
-    raised as when read here."""
-    read = read_in_child(settings, corpus, config) if units_stored(settings, corpus) >= settings.stores_child_min_units else None
+    """The corpus's stores, read in a child process when the corpus is large (`Settings.stores_child_min_units`),
+    or while other users' answers run in this process (`read_apart`). `warm`: the lazy indexes built now, as a
+    reload wants them. A child that cannot be started, dies or hangs leaves the reading to this process,
+    logged; an error of the corpus itself (not ingested, unreadable) is raised as when read here."""
+    read = read_in_child(settings, corpus, config) if read_apart(settings, corpus) else None
     stores = CorpusStores.open(settings, corpus, config) if read is None else CorpusStores.from_read(settings, read)
     return stores.warm() if warm else stores
 
@@ -62,6 +64,13 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> R
         raise outcome  # the corpus's own error, as reading it here would raise it
     read: ReadCorpus = outcome
     return read
+
+
+def read_apart(settings: Settings, corpus: str) -> bool:
+    """Whether the corpus is read in a child: always when large; a small one only while other users' answers run
+    here, since a child costs seconds of start-up."""
+    units = units_stored(settings, corpus)
+    return units >= settings.stores_child_min_units or (units > 0 and other_answers_in_flight() > 0)
 
 
 def units_stored(settings: Settings, corpus: str) -> int:
