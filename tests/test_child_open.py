@@ -7,6 +7,8 @@ import os
 import pickle
 import sys
 import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,6 +102,20 @@ def test_a_child_that_dies_leaves_the_reading_to_the_serving_process(
     stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
     assert stores.read_by_pid == os.getpid() and stores.unit_ids
     assert "reading it in this one" in caplog.text
+
+
+def test_a_child_that_hangs_is_given_up_within_its_timeout(
+        test_settings: Settings, hipaa_corpus: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A child starved of CPU (niceness 19 on saturated cores) looks like one that hangs.
+    hanging = tmp_path / "python"
+    hanging.write_text("#!/bin/sh\nexec sleep 60\n")
+    hanging.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(hanging))
+    monkeypatch.setattr(child_open, "CHILD_TIMEOUT_S", 1.0)
+    started = time.perf_counter()
+    stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
+    assert stores.read_by_pid == os.getpid() and stores.unit_ids
+    assert time.perf_counter() - started < 30
 
 
 def test_a_corpus_never_ingested_is_reported_by_the_child_as_by_the_serving_process(test_settings: Settings) -> None:
