@@ -54,7 +54,8 @@ class Settings(BaseSettings):
 
     # Opening a corpus reads it whole (vectors, units, edges) and builds its heading index: seconds of Python work
     # for a large one, which would hold the interpreter lock from the answers this process serves meanwhile. A
-    # corpus this large is read in a child process instead (~1 s to start one, so a small corpus is read here).
+    # corpus this large is read in a child process instead (~1 s to start one, so a small corpus is read here,
+    # unless other answers are running: core.retrieval.child_open.read_apart).
     stores_child_min_units: int = Field(default=5000, ge=0, description=(
         "a corpus with at least this many units is opened in a child process (0: every corpus)"))
 
