@@ -281,3 +281,15 @@ def test_a_rulebook_named_after_sanctions_bars_none_of_its_rules():
     assert not under_sanction(signals, "G.8")
     assert not under_sanction(signals, "T")
     assert under_sanction(signals, "F")
+
+
+def test_vietnamese_terms_drop_pronouns_and_interrogatives():
+    from core.answer.terms import terms_of
+
+    # A typed question's "tôi" and "ai", "gì", "bao nhiêu", "mấy" are not what it is about: no statute holds "tôi",
+    # and "không ai được cản trở" must not win a "Ai sẽ được nuôi con?" on the word "ai".
+    asked = terms_of("Tôi phải báo trước mấy giờ? Ai sẽ được nuôi con, cần giấy tờ gì, bao nhiêu tiền?")
+    assert not {"tôi", "mấy", "ai", "gì", "nhiêu"} & set(asked)
+    assert {"báo", "trước", "giờ", "nuôi", "con", "giấy", "tờ", "bao", "tiền"} <= set(asked)
+    # Content a statute writes with the same syllables stays: "bao gồm", "bản sao", "chưa thành niên".
+    assert {"bao", "sao", "chưa"} <= set(terms_of("Hồ sơ bao gồm bản sao giấy tờ của người chưa thành niên"))

@@ -25,6 +25,11 @@ _QUESTION_WORDS = frozenset(tokenize(
 # The same for Korean, as the analyzer writes them: interrogatives, "I" / "we", and the verbs a question is phrased with
 # ("되나요", "하나요", "있나요", "어떻게").
 _KOREAN_QUESTION_WORDS = frozenset("무엇 어디 누구 언제 얼마 왜 저 우리 어떻/V 어떠/V 이렇/V 되/V 하/V 있/V".split())
+# The same for Vietnamese, as syllables: "I" / "we" / "myself" and the interrogatives a typed question ends with ("gì",
+# "nào", "ai", "bao nhiêu", "mấy"). Absent from statutes or rare there ("không ai được cản trở"), they weighed as
+# the question's rarest terms and drew the choice to any provision that happened to hold one.
+# Not "bao" ("bao gồm"), "sao" ("bản sao"), "chưa" ("chưa thành niên"), "không": statutes use them as content.
+_VIETNAMESE_QUESTION_WORDS = frozenset("tôi chúng mình gì nào ai đâu nhiêu mấy ạ nhé nhỉ hả".split())
 _KOREAN = KoreanAnalyzer()
 _WORD = re.compile(r"\d+(?:\.\d+)*[a-z]?(?:\([0-9a-z]{1,4}\))*|[^\W\d_][\w']*")
 
@@ -46,6 +51,6 @@ def terms_of(text: str) -> list[str]:
     if language == "ko":
         return list(_korean_terms(text))
     if language == "vi":
-        return _WORD.findall(normalize_text(text).lower())
+        return [t for t in _WORD.findall(normalize_text(text).lower()) if t not in _VIETNAMESE_QUESTION_WORDS]
     words = _WORD.findall(without_pronoun_i(normalize_text(text)).lower())
     return [t for word in words for t in _term(word) if t not in _QUESTION_WORDS]
