@@ -25,6 +25,12 @@ from core.answer.checkable import checkable_words
     ("Người tiêu dùng là gì?", Kind.DEFINITION),
     ("Who is responsible for paying the compensation?", Kind.WHO),
     ("Which data protection authority can I complain to?", Kind.WHO),
+    # Typed as Vietnamese users type them: "mấy giờ", "đủ tuổi … chưa", "được coi là … không", a bare "Ai …".
+    ("Nhà tôi có họ hàng lên chơi. Tôi phải báo công an trước mấy giờ?", Kind.DEADLINE),
+    ("Con trai tôi 19 tuổi, đã đủ tuổi lấy vợ chưa?", Kind.AMOUNT),
+    ("Tôi 28 tuổi thì có còn được coi là thanh niên không?", Kind.DEFINITION),
+    ("Bạn tôi ở nhờ hai tuần, luật gọi là lưu trú hay tạm trú?", Kind.DEFINITION),
+    ("Hai bên không thỏa thuận được. Ai sẽ được nuôi con?", Kind.WHO),
 ])
 def test_asked_kind(question, kind):
     assert asked_kind(question) is kind
@@ -38,6 +44,10 @@ def test_content_that_carries_the_kind():
     assert carries(Kind.DEFINITION, "'personal data' means any information relating to an identified person")
     assert carries(Kind.DEADLINE, "30일 이내에 신고하여야 한다") and carries(Kind.DEADLINE, "trong thời hạn 15 ngày")
     assert not carries(None, "anything")
+    assert carries(Kind.DEFINITION, "Thanh niên là công dân Việt Nam từ đủ 16 tuổi đến 30 tuổi.")
+    # "AI" is not the Vietnamese "ai" (who); a syllable inside "hai" neither.
+    assert asked_kind("Can our AI tool profile users?") is not Kind.WHO
+    assert asked_kind("Tôi có hai con, tôi có được nghỉ không?") is not Kind.WHO
 
 
 def test_the_stated_deadline_is_quoted_to_the_end_of_its_clause():

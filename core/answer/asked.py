@@ -32,7 +32,8 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\b(?:deadline|time ?limit|time frame|timeframe|within what)\b", r"\bwhen (?:must|should|do|does|is) .{0,40}\bby\b",
         r"\bafter how long\b", r"\bhow much time\b",
         r"언제까지", r"기한", r"며칠", r"기간", r"이내에?",
-        r"bao lâu", r"thời hạn", r"bao nhiêu ngày", r"chậm nhất", r"khi nào phải"),
+        r"bao lâu", r"thời hạn", r"bao nhiêu ngày", r"chậm nhất", r"khi nào phải", r"mấy (?:giờ|ngày|tuần|tháng|năm)\b",
+        r"hạn chót"),
     Kind.LIST: _any(
         r"\bwhat (?:\w+ ){0,2}(?:elements|information|items|details|particulars|contents?|points|things|statements)\b",
         r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in|require)\b",
@@ -45,19 +46,19 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\b(?:fines?|penalt(?:y|ies)|fees?) (?:for|if|could|would|just|add)\b", r"\bcharge (?:me|us|a fee|for)\b",
         r"\bfrom what age\b", r"\bat what age\b",
         r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트)",
-        r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)"),
+        r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)", r"mấy tuổi", r"đủ tuổi"),
     Kind.DEFINITION: _any(
         r"\bwhat (?:is|are|does) (?:meant by|an? |the )?.{0,40}\bmean\b", r"\bwhat counts as\b", r"\bdoes (?:that|this|it) (?:still )?count as\b",
         r"\bwhat (?:is|are) the definitions? of\b", r"\bhow (?:is|are) .{0,40}\bdefined\b", r"\bdefine\b",
         r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
         r"\bare we an? .{0,30}\bor an?\b", r"\bis (?:that|this) (?:still )?personal data\b",
         r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
-        r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là"),
+        r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là", r"được (?:coi|xem|gọi) là", r"thế nào là", r"gọi là .{1,40} hay"),
     Kind.WHO: _any(
         r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ ){0,2}(?:authority|body|person|party|court|entity|organisation|organization)\b",
         r"\bwho (?:is|are|do|does|can|must|should|may)\b",
         r"누가", r"누구", r"주체",
-        r"\bai (?:là|phải|có|được)\b", r"cơ quan nào", r"người nào", r"\bai\?"),
+        r"(?-i:\b[Aa]i\b)", r"cơ quan nào", r"người nào"),
     Kind.CONDITION: _any(
         r"^\s*(?:when|in what|under what|in which)\b", r"\b(?:is it|are we|am i|is that) (?:allowed|permitted|lawful|legal|ok|okay)\b",
         r"\b(?:can|may|could) (?:we|i|you|they|a|an|the|our|it|he|she)\b", r"\bdo (?:we|i|they) (?:still |really )?(?:have|need) to\b",
@@ -110,7 +111,7 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
     Kind.DEFINITION: _any(
         r"\bmeans\b", r"\bshall mean\b", r"\bis defined\b", r"\brefers to\b", r"\bfor the purposes? of this\b",
         r"(?:이)?란\s", r"말한다", r"를 말한다",
-        r"được hiểu là", r"là việc", r"là (?:tổ chức|cá nhân|người)"),
+        r"được hiểu là", r"là việc", r"là (?:tổ chức|cá nhân|người|công dân|nơi|quá trình|hoạt động|quan hệ|chất)\b"),
 }
 # A provision under a penalty heading ("제10장 벌칙", "제62조 (과태료)", "Subpart D—Imposition of Civil Money
 # Penalties", "Xử phạt vi phạm") restates the duty it punishes in a few words ("제47조의2제2항을 위반하여 … 신고를 하지
