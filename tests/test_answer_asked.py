@@ -66,6 +66,10 @@ def test_caveat_words_are_content_words_once():
     words = checkable_words("We are a clinic. Can we give a patient's records to a university researcher "
                             "without asking the patient? How soon?")
     assert words == ["clinic", "patient", "records", "university", "researcher"]
+    # Vietnamese, syllable by syllable: the question's particles and everyday verbs are not named.
+    assert checkable_words("Con tôi năm nay bao nhiêu tuổi thì được đi học lớp một?") == ["Con", "năm", "tuổi", "học", "lớp"]
+    assert checkable_words("Tạm trú của tôi sắp hết hạn, tôi muốn gia hạn lúc nào?") == \
+        ["Tạm", "trú", "hết", "hạn", "gia"]
 
 
 def test_a_list_of_required_elements_is_told_from_a_list_of_cases():

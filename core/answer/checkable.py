@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from core.analyzers.vietnamese import STOPWORDS as VIETNAMESE_FUNCTION_WORDS
 from core.lexical import tokenize
 
 # Pronouns, determiners, auxiliaries and everyday verbs of a typed question, in the languages the chat
@@ -24,8 +25,16 @@ _ENGLISH = (
     "soon quickly fast long late early"
 )
 _ENGLISH_STEMS = frozenset(tokenize(_ENGLISH)) | frozenset(_ENGLISH.split())
+# Vietnamese is matched by syllable: the index's function words ("của", "về", "tại") are never content, and a
+# question's "bao lâu", "năm nay", "sắp hết", "muốn mở" would put "bao", "nay", "sắp", "muốn" in the caveat. The
+# interrogatives, time and aspect particles and wanting/going verbs a typed question is phrased with go, as in
+# English. Not kinship words ("con", "cháu", "anh"): statutes use them as content.
+_VIETNAMESE = (
+    "tôi chúng ta mình tớ bạn họ nó ấy ai gì nào đâu sao bao nhiêu mấy lâu chưa không vậy thế nhỉ nhé ạ à hả chứ "
+    "phải kia hay cũng vẫn lại nữa thôi rất lắm "
+    "đã đang sẽ sắp vừa mới rồi còn lúc nay hôm bây giờ muốn cần biết hỏi nói bảo đi")
 _OTHER = frozenset(
-    "tôi chúng ta chúng tôi bạn họ nó ai gì nào không có được phải là thì mà này đó những các một hay hoặc và "
+    _VIETNAMESE.split() + list(VIETNAMESE_FUNCTION_WORDS) +
     "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까".split())
 _CONTRACTION = re.compile(r"['’](?:ve|re|m|ll|d)$|n['’]t$", re.I)  # "we've", "I'm", "don't": never content
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
