@@ -68,8 +68,9 @@ def test_caveat_words_are_content_words_once():
     assert words == ["clinic", "patient", "records", "university", "researcher"]
     # Vietnamese, syllable by syllable: the question's particles and everyday verbs are not named.
     assert checkable_words("Con tôi năm nay bao nhiêu tuổi thì được đi học lớp một?") == ["Con", "năm", "tuổi", "học", "lớp"]
-    assert checkable_words("Tạm trú của tôi sắp hết hạn, tôi muốn gia hạn lúc nào?") == \
-        ["Tạm", "trú", "hết", "hạn", "gia"]
+    # … and its words of several syllables are named whole ("Công ty", not "ty").
+    assert checkable_words("Tạm trú của tôi sắp hết hạn, tôi muốn gia hạn lúc nào?") == ["Tạm trú", "hết", "hạn", "gia hạn"]
+    assert checkable_words("Công ty chúng tôi muốn mở thêm tour du lịch") == ["Công ty", "mở", "thêm", "tour", "du lịch"]
 
 
 def test_a_list_of_required_elements_is_told_from_a_list_of_cases():

@@ -46,6 +46,13 @@ def prepare(text: str) -> str:
     return unicodedata.normalize("NFC", normalize_text(text))
 
 
+def words(text: str) -> list[str]:
+    """The text's words as the default segmenter (pyvi) cuts them, as written, syllables joined by a space:
+    "Công ty chúng tôi" → ["Công ty", "chúng tôi"]."""
+    segmented = _segment_pyvi(prepare(text)) if text.strip() else ""
+    return [w.replace("_", " ") for w in _WORD.findall(segmented)]
+
+
 FEATURES = ("syllables", "bigrams")
 # Measured best on the ALQAC statements (bench/results/lexical_alqac2023_train.json): words and
 # adjacent-word pairs; adding syllables brought back the "nhân viên" noise segmentation removes.

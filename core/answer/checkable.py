@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
+from core.analyzers.script import detect_language
 from core.analyzers.vietnamese import STOPWORDS as VIETNAMESE_FUNCTION_WORDS
+from core.analyzers.vietnamese import words as vietnamese_words
 from core.lexical import tokenize
 
 # Pronouns, determiners, auxiliaries and everyday verbs of a typed question, in the languages the chat
@@ -41,6 +43,8 @@ _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 
 
 def is_checkable(word: str) -> bool:
+    if " " in word:  # a Vietnamese word of several syllables: content when any of them is
+        return any(is_checkable(s) for s in word.split())
     lowered = word.lower().strip("'’-")
     if not lowered or lowered in _OTHER or lowered.isdigit():
         return False
@@ -54,7 +58,9 @@ def checkable_words(question: str) -> list[str]:
     """The question's content words as written, each once (case-insensitively), in question order."""
     seen: set[str] = set()
     out: list[str] = []
-    for word in _WORD.findall(question):
+    # Vietnamese words run over several syllables: cut as the index cuts them, a caveat names "Công ty", not "ty".
+    written = vietnamese_words(question) if detect_language([question]) == "vi" else _WORD.findall(question)
+    for word in written:
         word = re.sub(r"['’]s$", "", word).strip("'’-")
         if _CONTRACTION.search(word):
             continue
