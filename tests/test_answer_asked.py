@@ -45,6 +45,10 @@ def test_content_that_carries_the_kind():
     assert carries(Kind.DEADLINE, "30일 이내에 신고하여야 한다") and carries(Kind.DEADLINE, "trong thời hạn 15 ngày")
     assert not carries(None, "anything")
     assert carries(Kind.DEFINITION, "Thanh niên là công dân Việt Nam từ đủ 16 tuổi đến 30 tuổi.")
+    # An age is an amount, as "18 years" is in English, in digits or in words; "chưa đủ tuổi" states none.
+    assert carries(Kind.AMOUNT, "a) Nam từ đủ 20 tuổi trở lên, nữ từ đủ 18 tuổi trở lên;")
+    assert carries(Kind.AMOUNT, "Người thành niên là người từ đủ mười tám tuổi trở lên.")
+    assert not carries(Kind.AMOUNT, "Tảo hôn là việc lấy vợ, lấy chồng khi một bên chưa đủ tuổi kết hôn")
     # "AI" is not the Vietnamese "ai" (who); a syllable inside "hai" neither.
     assert asked_kind("Can our AI tool profile users?") is not Kind.WHO
     assert asked_kind("Tôi có hai con, tôi có được nghỉ không?") is not Kind.WHO

@@ -107,7 +107,7 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"\d[\d,.]*\s*(?:%|per ?cent|percent|eur\b|euros?\b|dollars?\b|usd\b)", r"[$€£]\s?\d", r"\bup to\b", r"\bmaximum\b",
         r"\bminimum\b", r"\bnot (?:exceed|exceeding|more than|less than)\b", r"\bat least \d", r"\b\d+ (?:years|employees|persons)\b",
         r"\d[\d,]*\s*원", r"만\s*원", r"이하의", r"이상의",
-        r"\d[\d.]*\s*(?:đồng|%)", r"tối đa", r"tối thiểu", r"không quá"),
+        r"\d[\d.]*\s*(?:đồng|%)", r"tối đa", r"tối thiểu", r"không quá", r"\d+\s*tuổi", r"(?:từ đủ|dưới) [^\W\d_]+(?: [^\W\d_]+)? tuổi"),
     Kind.DEFINITION: _any(
         r"\bmeans\b", r"\bshall mean\b", r"\bis defined\b", r"\brefers to\b", r"\bfor the purposes? of this\b",
         r"(?:이)?란\s", r"말한다", r"를 말한다",
