@@ -9,7 +9,7 @@ import pytest
 from core.answer.asked import Kind
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.fit import Fitted, _same_rule, fit
-from core.answer.selection import Scorer
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
 from core.stores import queries as gq
 from core.stores.queries import UnitRecord
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
@@ -67,6 +67,18 @@ def test_a_recital_gives_way_to_the_enacting_provision_that_answers(test_setting
     # An enacting provision that is not about the question does not displace the recital.
     deps = _deps(question, test_settings, (RECITAL, OTHER))
     assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"]).units == ["rec"]
+
+
+def test_a_recital_gives_way_to_an_enacting_candidate_scored_almost_as_well(test_settings):
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings)
+    scorer = Scorer.for_question(question, deps.ledger)
+    # The selection's first enacting candidate within UNSURE_MARGIN is cited, a pair as a pair.
+    close = Selection([], score=5.0, alternatives=[(4.95, ("rec", "far")), (5.0 - UNSURE_MARGIN / 2, ("far", "art"))])
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=close).units == ["far", "art"]
+    # One further behind is not: the enacting provision that reads best in place replaces the recital, as before.
+    far = Selection([], score=5.0, alternatives=[(5.0 - 2 * UNSURE_MARGIN, ("far", "art"))])
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=far).units == ["art"]
 
 
 def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test_settings, hipaa_corpus):

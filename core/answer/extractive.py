@@ -115,7 +115,7 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     deps.timings_ms["headings"] = round((time.perf_counter() - started) * 1000, 1)
     selection = choose_units(deps.ledger, scorer, signals, off=off)
     started = time.perf_counter()
-    fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals)
+    fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals, selection)
     fitted.units = with_closure(deps, signals, deferred_to(deps, kind, fitted.units))
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)

@@ -24,7 +24,7 @@ from core.answer.checkable import checkable_words
 from core.answer.defined import asked_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.answer.selection import Scorer
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
 from core.answer.signals import Signals
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
@@ -273,12 +273,20 @@ class _Fitter:
         self.record(best, "paragraph")
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
 
-    def enacting(self, units: list[str]) -> tuple[list[str], str | None]:
-        """A recital chosen as the answer gives a rule's reasons, not the rule: the enacting provision of the
-        evidence that reads best in place replaces it, unless it stands more than KIND_MARGIN lower."""
+    def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
+        """A recital chosen as the answer gives a rule's reasons, not the rule: the enacting candidate the selection
+        scored within UNSURE_MARGIN of it replaces it (the choice between them was not clear-cut, and a pair of
+        the rule's paragraphs may answer both halves of the question), else the enacting provision of the
+        evidence that reads best in place, unless it stands more than KIND_MARGIN lower."""
         reasons = [u for u in units if self.unit(u).type in REASONS and not self.named(u)]
         if not reasons:
             return units, None
+        passed_over = selection.alternatives if selection is not None else []
+        floor = selection.score - UNSURE_MARGIN if selection is not None else 0.0
+        close = next((c for s, c in passed_over
+                      if s >= floor and not any(self.unit(u).type in REASONS for u in c)), None)
+        if close is not None:
+            return list(close), "enacting candidate " + ", ".join(self.unit(u).label for u in close)
         found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
         if not found:
             return units, None
@@ -472,12 +480,13 @@ class _Fitter:
 
 
 def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
-        signals: Signals | None = None) -> Fitted:
-    """The units to cite for what was asked (see the module's docstring); unchanged without a graph."""
+        signals: Signals | None = None, selection: Selection | None = None) -> Fitted:
+    """The units to cite for what was asked (see the module's docstring); unchanged without a graph. `selection`
+    is the choice `units` came from, with the candidates it passed over."""
     if deps.graph is None or not units:
         return Fitted(list(units))
     try:
-        return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units)
+        return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units, selection)
     except StoreError as exc:  # Neo4j went away: the chosen units stand as they were
         deps.graph_failed(exc, "fitting the answer to what was asked")
         return Fitted(list(units))
@@ -488,10 +497,11 @@ def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
         return Fitted(list(units))
 
 
-def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) -> Fitted:
+def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
+         selection: Selection | None = None) -> Fitted:
     notes: list[str] = []
     fitter.know(list(units))
-    chosen, note = fitter.enacting(list(units))
+    chosen, note = fitter.enacting(list(units), selection)
     notes += [note] if note else []
     chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
