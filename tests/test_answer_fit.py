@@ -81,6 +81,33 @@ def test_a_recital_gives_way_to_an_enacting_candidate_scored_almost_as_well(test
     assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=far).units == ["art"]
 
 
+BALANCE = _unit("bal", "Reg, Article 6(1)(f)", "point",
+                "(f) processing based on legitimate interests pursued by the controller is lawful, except where such "
+                "interests are overridden by the interests of the data subject, who may object to it;")
+
+
+def test_a_recital_gives_way_to_the_search_hit_that_reads_most_like_it(test_settings):
+    """The rule a recital explains is written in the recital's terms: of the enacting search hits, the one closest in
+    meaning to the recital replaces it, not the one sharing most of the user's words."""
+    import numpy as np
+
+    from core.answer.signals import Signals
+
+    class _Stores:
+        index = {"rec": 0, "art": 1, "far": 2, "bal": 3}
+        first_rows = np.array([0, 1, 2, 3])
+        window_matrix = np.array([[1.0, 0.0], [0.5, 0.87], [0.0, 1.0], [0.9, 0.44]])
+
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings, (RECITAL, ARTICLE, OTHER, BALANCE))
+    signals = Signals(_Stores(), np.zeros(2), None, np.full(4, 0.3), np.zeros(4))
+    scorer = Scorer.for_question(question, deps.ledger)
+    fitted = fit(deps, scorer, Kind.CONDITION, ["rec"], signals)
+    assert fitted.units == ["bal"], fitted.notes
+    # Without the corpus's vectors, the enacting provision that reads best in place, as before.
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"]).units == ["art"]
+
+
 def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test_settings, hipaa_corpus):
     db = test_settings.neo4j_database
     labels = ["45 CFR 164.512(i)(2)(ii)(C)", "45 CFR 164.404(a)(1)", "45 CFR 164.404"]

@@ -274,10 +274,11 @@ class _Fitter:
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
 
     def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
-        """A recital chosen as the answer gives a rule's reasons, not the rule: the enacting candidate the selection
-        scored within UNSURE_MARGIN of it replaces it (the choice between them was not clear-cut, and a pair of
-        the rule's paragraphs may answer both halves of the question), else the enacting provision of the
-        evidence that reads best in place, unless it stands more than KIND_MARGIN lower."""
+        """A recital chosen as the answer gives a rule's reasons, not the rule. It gives way to the enacting
+        candidate the selection scored within UNSURE_MARGIN of it (the choice between them was not clear-cut, and a
+        pair of the rule's paragraphs may answer both halves of the question); else to the search hit closest in
+        meaning to the recital (`nearest_hit`), or without the corpus's vectors the enacting provision of the
+        evidence that reads best in place, unless that stands more than KIND_MARGIN lower."""
         reasons = [u for u in units if self.unit(u).type in REASONS and not self.named(u)]
         if not reasons:
             return units, None
@@ -287,14 +288,29 @@ class _Fitter:
                       if s >= floor and not any(self.unit(u).type in REASONS for u in c)), None)
         if close is not None:
             return list(close), "enacting candidate " + ", ".join(self.unit(u).label for u in close)
-        found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
-        if not found:
-            return units, None
-        best = max(found, key=self.placed)
+        best = self.nearest_hit(reasons[0])
+        if best is None:
+            found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
+            if not found:
+                return units, None
+            best = max(found, key=self.placed)
+        else:
+            self.know([best.id, reasons[0]])
         if self.placed(best) < self.placed(self.unit(reasons[0])) - KIND_MARGIN:
             return units, None
         self.record(best, "paragraph")
         return [best.id if u == reasons[0] else u for u in units], f"enacting provision {best.label}"
+
+    def nearest_hit(self, recital: str) -> UnitRecord | None:
+        """The search hit outside the recitals closest in meaning to the recital itself: a recital gives the reasons
+        for a rule in the rule's own terms, so the rule it explains reads most like it (a user's everyday words
+        match other provisions as well)."""
+        vector = self.signals.vector_of(recital) if self.signals is not None else None
+        if vector is None or self.signals is None:
+            return None
+        near = [(float(vector @ v), e.unit) for e in self.deps.ledger.seeds()
+                if e.unit.text and e.unit.type not in REASONS and (v := self.signals.vector_of(e.unit.id)) is not None]
+        return max(near, key=lambda pair: pair[0])[1] if near else None
 
     def definitions(self, units: list[str]) -> tuple[list[str], str | None]:
         """A definition question is answered by the definitions of the terms it writes, when the evidence holds
