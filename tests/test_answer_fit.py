@@ -108,6 +108,25 @@ def test_a_recital_gives_way_to_the_search_hit_that_reads_most_like_it(test_sett
     assert fit(deps, scorer, Kind.CONDITION, ["rec"]).units == ["art"]
 
 
+BIOMETRIC = UnitRecord(id="d14", label="Reg, Article 4(14)", type="definition",
+                       text="(14) ‘biometric data’ means personal data resulting from specific technical processing "
+                            "relating to the physical characteristics of a natural person, such as fingerprints;")
+SPECIAL = _unit("a9-1", "Reg, Article 9(1)", "clause",
+                "Processing of biometric data for the purpose of uniquely identifying a natural person shall be "
+                "prohibited.")
+
+
+def test_a_quoted_defined_term_of_a_two_part_question_is_cited_beside_the_rule_that_answers_the_other_part(
+        test_settings):
+    asked = "We want fingerprint scanners for staff. Are fingerprints 'biometric data', and does that make them sensitive?"
+    deps = _deps(asked, test_settings, (BIOMETRIC, SPECIAL))
+    assert fit(deps, Scorer.for_question(asked, deps.ledger), None, ["a9-1"]).units == ["a9-1", "d14"]
+    # One part only: the chosen rule stands alone (a definition question is answered by `definitions`).
+    one = "We want fingerprint scanners for staff. Is processing 'biometric data' of staff prohibited?"
+    deps = _deps(one, test_settings, (BIOMETRIC, SPECIAL))
+    assert fit(deps, Scorer.for_question(one, deps.ledger), None, ["a9-1"]).units == ["a9-1"]
+
+
 def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test_settings, hipaa_corpus):
     db = test_settings.neo4j_database
     labels = ["45 CFR 164.512(i)(2)(ii)(C)", "45 CFR 164.404(a)(1)", "45 CFR 164.404"]

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 
 from core.answer.asked import Kind, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
-from core.answer.defined import asked_definitions
+from core.answer.defined import asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
-from core.answer.signals import Signals
+from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
 from core.stores.queries import UnitRecord
@@ -322,6 +322,19 @@ class _Fitter:
             return units, None
         return asked, "defines " + ", ".join(self.unit(u).label for u in asked)
 
+    def quoted(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A question that asks two things, one of them whether something is a term it quotes and the corpus
+        defines ("Are fingerprints 'biometric data', and does that make them sensitive data?"): the definition
+        answers that part, cited beside what answers the other (a definition question is answered by its
+        definitions alone: `definitions`)."""
+        if self.kind is Kind.DEFINITION or len(clauses(self.deps.question)) < 2:
+            return units, None
+        found = [u.id for u in quoted_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])
+                 if u.id not in units]
+        if not found:
+            return units, None
+        return units + found, "quoted term " + ", ".join(self.unit(u).label for u in found)
+
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does (as good, or KIND_MARGIN lower in words and KIND_DENSE in meaning): the closest of those in
@@ -539,6 +552,8 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
         whole = [fitter.settle(whole[0])]
     whole = list(dict.fromkeys(whole))
+    whole, note = fitter.quoted(whole)
+    notes += [note] if note else []
     context: dict[str, UnitRecord] = {}
     for u in whole:
         heading = fitter.heading_of(u)
