@@ -8,7 +8,7 @@ from core.answer.deferred import deferred_to
 from core.answer.deps import AnswerDeps, Evidence
 from core.domain import Edge
 from core.stores.queries import UnitRecord
-from tests.support.answer_fakes import FakeRetriever
+from tests.support.answer_fakes import FakeGraph, FakeRetriever
 
 
 def _unit(uid: str, label: str, text: str) -> UnitRecord:
@@ -79,3 +79,22 @@ def test_a_heading_the_content_is_left_to_is_not_cited_for_its_title(test_settin
     deps = _deps("Which matters must a Reporting Entity disclose?", test_settings, [pointer, appendix],
                  [("r761", "app2")])
     assert deferred_to(deps, Kind.LIST, ["r761"]) == ["r761"]
+
+
+class _Points(FakeGraph):
+    """Article 33(3)'s points, of which the run's evidence held only (c) and (d)."""
+
+    def children(self, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
+        kids = [UnitRecord(id=f"33-3-{m}", label=f"Reg, Article 33(3)({m})", type="point", parent_id="33-3",
+                           text=f"({m}) describe item {m} of the breach;") for m in "abcd"]
+        return {"33-3": kids} if "33-3" in unit_ids else {}
+
+
+def test_the_points_the_phrase_names_beside_those_found_are_read_from_the_graph(test_settings):
+    under = [UnitRecord(id=u.id, label=u.label, type="point", parent_id="33-3", text=u.text) for u in (POINT_C, POINT_D)]
+    deps = _deps("We have to email the affected customers. What must that email contain?", test_settings,
+                 [NOTICE, DUTY, *under], [("34-2", "34-1"), ("34-2", "33-3-c"), ("34-2", "33-3-d")])
+    deps.graph = _Points()
+    # (b) joins (c) and (d), and the evidence, so the answer may quote it; (a) is not named.
+    assert deferred_to(deps, Kind.LIST, ["34-2"]) == ["34-2", "33-3-c", "33-3-d", "33-3-b"]
+    assert "33-3-b" in deps.ledger and "33-3-a" not in deps.ledger

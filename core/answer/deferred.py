@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 
 from core.answer.asked import Kind
-from core.answer.deps import AnswerDeps
+from core.answer.deps import AnswerDeps, Evidence
 from core.answer.fit import HEADING_WORDS
 from core.answer.terms import terms_of
+from core.domain import StoreError
+from core.stores.queries import UnitRecord
 
 # Written citations that carry a rule's content (not a defined term's use, not an amendment).
 CONTENT_EDGES = frozenset({"REFERENCES", "DELEGATES_TO", "SPECIFIES"})
@@ -77,6 +79,7 @@ def deferred_to(deps: AnswerDeps, kind: Kind | None, cited: list[str]) -> list[s
                 if _asks_for(deps.question, kind, m.group("noun")) and not _RANGE.search(m.group("ref"))]
         if not refs:
             continue
+        found: list[UnitRecord] = []
         for edge in deps.ledger.edges.values():
             target = deps.ledger.units.get(edge.target)
             if edge.source != unit_id or edge.type not in CONTENT_EDGES or target is None or not target.unit.text \
@@ -84,4 +87,30 @@ def deferred_to(deps: AnswerDeps, kind: Kind | None, cited: list[str]) -> list[s
                 continue
             if any(_named_in(ref, target.unit.label, evidence.unit.label) for ref in refs):
                 out.append(edge.target)
+                found.append(target.unit)
+        out += _named_siblings(deps, evidence.unit, found, refs, out)
+    return out
+
+
+def _named_siblings(deps: AnswerDeps, source: UnitRecord, found: list[UnitRecord], refs: list[str],
+                    held: list[str]) -> list[str]:
+    """The other points the phrase names beside those the run's evidence held ("points (b), (c) and (d)" when the
+    search and its expansion reached (c) and (d)): read from the graph under the same parent, by their
+    parenthesised marks, and recorded in the evidence."""
+    parents = list(dict.fromkeys(u.parent_id for u in found if u.parent_id))
+    if not parents or deps.graph is None:
+        return []
+    try:
+        below = deps.graph.children(parents)
+    except StoreError as exc:
+        deps.graph_failed(exc, "reading the points a rule leaves its content to")
+        return []
+    out: list[str] = []
+    for kid in (k for kids in below.values() for k in kids):
+        marks = _MARK.findall(_own_label(kid.label))
+        if kid.id in held or not kid.text or _title_only(kid.text) or not marks:
+            continue
+        if any(f"({marks[-1]})" in ref and _named_in(ref, kid.label, source.label) for ref in refs):
+            deps.ledger.record(Evidence(kid, "paragraph"))
+            out.append(kid.id)
     return out
