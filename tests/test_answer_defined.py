@@ -1,7 +1,7 @@
 """Which definitions a question asks for, by the terms it writes."""
 from __future__ import annotations
 
-from core.answer.defined import asked_definitions, defined_term
+from core.answer.defined import asked_definitions, defined_term, quoted_definitions
 from core.stores.queries import UnitRecord
 
 
@@ -43,3 +43,13 @@ def test_a_one_word_term_known_only_by_its_title_is_asked_about_only_when_writte
 def test_a_question_writing_many_defined_terms_asks_about_none_of_them():
     question = "Does consent count for profiling of personal data after a personal data breach?"
     assert asked_definitions(question, [DATA, BREACH, CONSENT, PROFILING]) == []
+
+
+def test_only_a_quoted_term_counts_as_quoted():
+    units = [DATA, PROFILING]
+    assert [u.id for u in quoted_definitions("Is scoring CVs 'profiling', and may we do it?", units)] == ["4(4)"]
+    # Written, not quoted: asked about only by a definition question.
+    assert quoted_definitions("Is scoring CVs profiling, and may we do it with personal data?", units) == []
+    # A heading quoted whole names a topic; a defined term inside it is not what is asked.
+    heading = 'What does the provision on "Profiling of personal data: general rules" say, and when does it apply?'
+    assert quoted_definitions(heading, units) == []

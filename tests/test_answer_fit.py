@@ -9,7 +9,7 @@ import pytest
 from core.answer.asked import Kind
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.fit import Fitted, _same_rule, fit
-from core.answer.selection import Scorer
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
 from core.stores import queries as gq
 from core.stores.queries import UnitRecord
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
@@ -67,6 +67,64 @@ def test_a_recital_gives_way_to_the_enacting_provision_that_answers(test_setting
     # An enacting provision that is not about the question does not displace the recital.
     deps = _deps(question, test_settings, (RECITAL, OTHER))
     assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"]).units == ["rec"]
+
+
+def test_a_recital_gives_way_to_an_enacting_candidate_scored_almost_as_well(test_settings):
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings)
+    scorer = Scorer.for_question(question, deps.ledger)
+    # The selection's first enacting candidate within UNSURE_MARGIN is cited, a pair as a pair.
+    close = Selection([], score=5.0, alternatives=[(4.95, ("rec", "far")), (5.0 - UNSURE_MARGIN / 2, ("far", "art"))])
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=close).units == ["far", "art"]
+    # One further behind is not: the enacting provision that reads best in place replaces the recital, as before.
+    far = Selection([], score=5.0, alternatives=[(5.0 - 2 * UNSURE_MARGIN, ("far", "art"))])
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=far).units == ["art"]
+
+
+BALANCE = _unit("bal", "Reg, Article 6(1)(f)", "point",
+                "(f) processing based on legitimate interests pursued by the controller is lawful, except where such "
+                "interests are overridden by the interests of the data subject, who may object to it;")
+
+
+def test_a_recital_gives_way_to_the_search_hit_that_reads_most_like_it(test_settings):
+    """The rule a recital explains is written in the recital's terms: of the enacting search hits, the one closest in
+    meaning to the recital replaces it, not the one sharing most of the user's words."""
+    import numpy as np
+
+    from core.answer.signals import Signals
+
+    class _Stores:
+        index = {"rec": 0, "art": 1, "far": 2, "bal": 3}
+        first_rows = np.array([0, 1, 2, 3])
+        window_matrix = np.array([[1.0, 0.0], [0.5, 0.87], [0.0, 1.0], [0.9, 0.44]])
+
+    question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
+    deps = _deps(question, test_settings, (RECITAL, ARTICLE, OTHER, BALANCE))
+    signals = Signals(_Stores(), np.zeros(2), None, np.full(4, 0.3), np.zeros(4))
+    scorer = Scorer.for_question(question, deps.ledger)
+    fitted = fit(deps, scorer, Kind.CONDITION, ["rec"], signals)
+    assert fitted.units == ["bal"], fitted.notes
+    # Without the corpus's vectors, the enacting provision that reads best in place, as before.
+    assert fit(deps, scorer, Kind.CONDITION, ["rec"]).units == ["art"]
+
+
+BIOMETRIC = UnitRecord(id="d14", label="Reg, Article 4(14)", type="definition",
+                       text="(14) ‘biometric data’ means personal data resulting from specific technical processing "
+                            "relating to the physical characteristics of a natural person, such as fingerprints;")
+SPECIAL = _unit("a9-1", "Reg, Article 9(1)", "clause",
+                "Processing of biometric data for the purpose of uniquely identifying a natural person shall be "
+                "prohibited.")
+
+
+def test_a_quoted_defined_term_of_a_two_part_question_is_cited_beside_the_rule_that_answers_the_other_part(
+        test_settings):
+    asked = "We want fingerprint scanners for staff. Are fingerprints 'biometric data', and does that make them sensitive?"
+    deps = _deps(asked, test_settings, (BIOMETRIC, SPECIAL))
+    assert fit(deps, Scorer.for_question(asked, deps.ledger), None, ["a9-1"]).units == ["a9-1", "d14"]
+    # One part only: the chosen rule stands alone (a definition question is answered by `definitions`).
+    one = "We want fingerprint scanners for staff. Is processing 'biometric data' of staff prohibited?"
+    deps = _deps(one, test_settings, (BIOMETRIC, SPECIAL))
+    assert fit(deps, Scorer.for_question(one, deps.ledger), None, ["a9-1"]).units == ["a9-1"]
 
 
 def test_ancestors_of_reads_every_units_headings_in_one_query(neo4j_driver, test_settings, hipaa_corpus):

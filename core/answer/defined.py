@@ -44,6 +44,15 @@ def _spans(question: str, term: str, any_case: bool) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(pattern, question, flags)]
 
 
+def quoted_definitions(question: str, units: Iterable[UnitRecord]) -> list[UnitRecord]:
+    """The definitions whose term the question quotes, the quote being the term alone ("Are fingerprints
+    'biometric data', and …?"; not a heading quoted whole that contains one): a user who quotes a defined term
+    asks whether something is that, whatever else the question asks."""
+    quoted = {m.group(1).strip().casefold() for m in _QUOTES.finditer(question)}
+    return [u for u in asked_definitions(question, units)
+            if (term := defined_term(u)) is not None and term[0].casefold() in quoted]
+
+
 def asked_definitions(question: str, units: Iterable[UnitRecord]) -> list[UnitRecord]:
     """The definition units among `units` whose term the question writes, in the order the question writes them;
     a term written only inside a longer defined term ("personal data" of "personal data breach") is not asked

@@ -10,6 +10,7 @@ from core import current_law
 from core.answer.asked import Kind, asked_kind, carries
 from core.answer.checkable import checkable_words
 from core.answer.closure import with_closure
+from core.answer.deferred import deferred_to
 from core.answer.deps import AnswerDeps
 from core.answer.fit import Fitted, fit
 from core.answer.headings import off_units
@@ -114,8 +115,8 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     deps.timings_ms["headings"] = round((time.perf_counter() - started) * 1000, 1)
     selection = choose_units(deps.ledger, scorer, signals, off=off)
     started = time.perf_counter()
-    fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals)
-    fitted.units = with_closure(deps, signals, fitted.units)
+    fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals, selection)
+    fitted.units = with_closure(deps, signals, deferred_to(deps, kind, fitted.units))
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 
 from core.answer.asked import Kind, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
-from core.answer.defined import asked_definitions
+from core.answer.defined import asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.answer.selection import Scorer
-from core.answer.signals import Signals
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
+from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
 from core.stores.queries import UnitRecord
@@ -273,20 +273,44 @@ class _Fitter:
         self.record(best, "paragraph")
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
 
-    def enacting(self, units: list[str]) -> tuple[list[str], str | None]:
-        """A recital chosen as the answer gives a rule's reasons, not the rule: the enacting provision of the
-        evidence that reads best in place replaces it, unless it stands more than KIND_MARGIN lower."""
+    def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
+        """A recital chosen as the answer gives a rule's reasons, not the rule. It gives way to the enacting
+        candidate the selection scored within UNSURE_MARGIN of it (the choice between them was not clear-cut, and a
+        pair of the rule's paragraphs may answer both halves of the question); else to the search hit closest in
+        meaning to the recital (`nearest_hit`), or without the corpus's vectors the enacting provision of the
+        evidence that reads best in place, unless that stands more than KIND_MARGIN lower."""
         reasons = [u for u in units if self.unit(u).type in REASONS and not self.named(u)]
         if not reasons:
             return units, None
-        found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
-        if not found:
-            return units, None
-        best = max(found, key=self.placed)
+        passed_over = selection.alternatives if selection is not None else []
+        floor = selection.score - UNSURE_MARGIN if selection is not None else 0.0
+        close = next((c for s, c in passed_over
+                      if s >= floor and not any(self.unit(u).type in REASONS for u in c)), None)
+        if close is not None:
+            return list(close), "enacting candidate " + ", ".join(self.unit(u).label for u in close)
+        best = self.nearest_hit(reasons[0])
+        if best is None:
+            found = self.shortlist(lambda u: u.type not in REASONS, units, opened=True, also=reasons)
+            if not found:
+                return units, None
+            best = max(found, key=self.placed)
+        else:
+            self.know([best.id, reasons[0]])
         if self.placed(best) < self.placed(self.unit(reasons[0])) - KIND_MARGIN:
             return units, None
         self.record(best, "paragraph")
         return [best.id if u == reasons[0] else u for u in units], f"enacting provision {best.label}"
+
+    def nearest_hit(self, recital: str) -> UnitRecord | None:
+        """The search hit outside the recitals closest in meaning to the recital itself: a recital gives the reasons
+        for a rule in the rule's own terms, so the rule it explains reads most like it (a user's everyday words
+        match other provisions as well)."""
+        vector = self.signals.vector_of(recital) if self.signals is not None else None
+        if vector is None or self.signals is None:
+            return None
+        near = [(float(vector @ v), e.unit) for e in self.deps.ledger.seeds()
+                if e.unit.text and e.unit.type not in REASONS and (v := self.signals.vector_of(e.unit.id)) is not None]
+        return max(near, key=lambda pair: pair[0])[1] if near else None
 
     def definitions(self, units: list[str]) -> tuple[list[str], str | None]:
         """A definition question is answered by the definitions of the terms it writes, when the evidence holds
@@ -297,6 +321,19 @@ class _Fitter:
         if not asked or asked == units:
             return units, None
         return asked, "defines " + ", ".join(self.unit(u).label for u in asked)
+
+    def quoted(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A question that asks two things, one of them whether something is a term it quotes and the corpus
+        defines ("Are fingerprints 'biometric data', and does that make them sensitive data?"): the definition
+        answers that part, cited beside what answers the other (a definition question is answered by its
+        definitions alone: `definitions`)."""
+        if self.kind is Kind.DEFINITION or len(clauses(self.deps.question)) < 2:
+            return units, None
+        found = [u.id for u in quoted_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])
+                 if u.id not in units]
+        if not found:
+            return units, None
+        return units + found, "quoted term " + ", ".join(self.unit(u).label for u in found)
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
@@ -472,12 +509,13 @@ class _Fitter:
 
 
 def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
-        signals: Signals | None = None) -> Fitted:
-    """The units to cite for what was asked (see the module's docstring); unchanged without a graph."""
+        signals: Signals | None = None, selection: Selection | None = None) -> Fitted:
+    """The units to cite for what was asked (see the module's docstring); unchanged without a graph. `selection`
+    is the choice `units` came from, with the candidates it passed over."""
     if deps.graph is None or not units:
         return Fitted(list(units))
     try:
-        return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units)
+        return _fit(_Fitter(deps, scorer, kind, signals), deps, scorer, units, selection)
     except StoreError as exc:  # Neo4j went away: the chosen units stand as they were
         deps.graph_failed(exc, "fitting the answer to what was asked")
         return Fitted(list(units))
@@ -488,10 +526,11 @@ def fit(deps: AnswerDeps, scorer: Scorer, kind: Kind | None, units: list[str],
         return Fitted(list(units))
 
 
-def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) -> Fitted:
+def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
+         selection: Selection | None = None) -> Fitted:
     notes: list[str] = []
     fitter.know(list(units))
-    chosen, note = fitter.enacting(list(units))
+    chosen, note = fitter.enacting(list(units), selection)
     notes += [note] if note else []
     chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
@@ -513,6 +552,8 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str]) ->
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
         whole = [fitter.settle(whole[0])]
     whole = list(dict.fromkeys(whole))
+    whole, note = fitter.quoted(whole)
+    notes += [note] if note else []
     context: dict[str, UnitRecord] = {}
     for u in whole:
         heading = fitter.heading_of(u)

@@ -76,6 +76,8 @@ class Selection:
     edge: Edge | None = None
     score: float = 0.0
     runner_up: float | None = None  # best score of a different candidate: a small margin means "unsure"
+    # The other candidate sets with their scores, best first: what the answer would cite if the choice gave way.
+    alternatives: list[tuple[float, tuple[str, ...]]] = field(default_factory=list)
 
 
 # Written citations only: defined-term uses (DEFINES) and containment join far too many units.
@@ -411,4 +413,4 @@ def choose_units(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None
     runner_up = next((s for s, c in scored[1:] if set(c.units) != set(best.units)), None)
     ctx_cover = {u: scorer.score_terms(scorer.held_by(ledger.units[u])) for u in best.units}
     choices = [Choice(ledger.units[u], ctx_cover[u]) for u in best.units]
-    return Selection(choices, best.edge, best_score, runner_up)
+    return Selection(choices, best.edge, best_score, runner_up, [(s, c.units) for s, c in scored[1:]])
