@@ -5,7 +5,9 @@ opening, and the event loop's worst stall.
 
 One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
 → ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
-runs them alone; in phase 2 a further user asks on a cold corpus half a second in. The cold corpus is the same
+runs them alone; in phase 2 a further user asks on a cold corpus a quarter into the phase. Each user starts within
+one think time, so neither phase opens on 20 questions asked at the same instant (which, with the cold question
+half a second in, once fell inside the opening's window alone). The cold corpus is the same
 corpus under a copy of the data dir (its Chroma and BM25 files; the same Neo4j), so opening it costs what the
 first question on another corpus costs: Chroma load, a fresh Neo4j connection, the graph overlay, the BM25 index.
 Every question the users ask is asked once before the phases start, so each phase measures a warm corpus.
@@ -63,6 +65,9 @@ async def _ask(question: str, corpus: str, settings: Settings) -> float:
 async def _user(n: int, corpus: str, settings: Settings, phase: Phase, t0: float, until: float) -> None:
     rng = random.Random(n)
     questions = QUESTIONS.get(corpus) or ["What does this regulation require?"]
+    # Users do not all press enter at once: each starts within one think time, so the phase opens on its steady
+    # rate, not on a burst of 20 questions queued together.
+    await asyncio.sleep(rng.uniform(0.0, 1.5))
     while time.perf_counter() < until or phase.cold_pending:
         start = time.perf_counter() - t0
         phase.asked.append((start, await _ask(rng.choice(questions), corpus, settings)))
@@ -76,8 +81,8 @@ async def _watch_loop(phase: Phase, stop: asyncio.Event) -> None:
         phase.worst_stall_s = max(phase.worst_stall_s, time.perf_counter() - started - 0.01)
 
 
-async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float) -> None:
-    await asyncio.sleep(0.5)
+async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float, after_s: float) -> None:
+    await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
     await _ask("What does this regulation require?", corpus, settings)
     phase.opening = (start, time.perf_counter() - t0)
@@ -91,7 +96,8 @@ async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Sett
     watcher = asyncio.create_task(_watch_loop(phase, stop))
     work = [_user(n, args.corpus, warm, phase, t0, until) for n in range(args.chats)]
     if cold is not None:
-        work.append(_cold(args.corpus, cold, phase, t0))
+        # A quarter into the phase, when the users' questions run at their steady rate, as in the phase alone.
+        work.append(_cold(args.corpus, cold, phase, t0, args.seconds / 4))
     await asyncio.gather(*work)
     stop.set()
     await watcher

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     embedding_model: str = ""
     embedding_batch_size: int = 32
     embedding_threads: int = Field(default=0, ge=0, description="e5 engine threads (0: one per core)")
+    # An answer's matrices are small (a question against a few hundred token vectors): a second BLAS thread
+    # mostly waits, and while other users' answers or a corpus's child reading hold the other core it stalls
+    # each product it joins (bench/results/OPEN_STALL.md, stop 36).
+    answer_blas_threads: int = Field(default=1, ge=0, description=(
+        "BLAS threads in a process that answers (0: the library's default, one per core)"))
     e5_passage_chars: int = Field(default=700, ge=50, description=(
         "e5 reads each article cut to this many characters: ingest time grows with it (README)"))
     # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.

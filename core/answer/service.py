@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
 
 from pydantic_ai.models import Model
+from threadpoolctl import threadpool_limits
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
 from core.answer.deps import AnswerDeps, EvidenceLedger
@@ -130,6 +132,13 @@ class _Run:
         return fallback.model_copy(update={"notices": [*fallback.notices, notice], "llm_run": run, "timings_ms": timings})
 
 
+@functools.cache
+def limit_blas_threads(threads: int) -> None:
+    """Once per process (the limit is process-wide): numpy's BLAS at `threads` threads (0: left as it is)."""
+    if threads:
+        threadpool_limits(limits=threads, user_api="blas")
+
+
 async def answer_question_async(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
     on_event: EventSink = ignore, stores: Stores | None = None,
@@ -137,6 +146,7 @@ async def answer_question_async(
     """With an LLM asked, the extractive answer is composed first and sent as ProvisionalAnswer: it is the
     fallback, ready at once, and the LLM gets what is left of `llm_deadline_s`. Finished carries the LLM's
     answer (the extractive one attached), or the extractive one with a notice saying why the LLM failed."""
+    limit_blas_threads(settings.answer_blas_threads)
     with answering():  # a corpus opened meanwhile by another user is then read apart (core.retrieval.child_open)
         return await _answer(question, corpus, settings, method=method, model=model, on_event=on_event,
                              stores=stores)
