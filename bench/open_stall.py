@@ -24,6 +24,7 @@ import json
 import os
 import random
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -89,6 +90,19 @@ async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float, after_
     phase.cold_pending = False
 
 
+# What a niceness-19 process costs the chats by its CPU alone, with no corpus opened: it spins for the seconds given.
+BURNER = "import sys, time\nend = time.time() + float(sys.argv[1])\nwhile time.time() < end:\n    pass\n"
+
+
+async def _burner(phase: Phase, t0: float, after_s: float, seconds: float) -> None:
+    await asyncio.sleep(after_s)
+    start = time.perf_counter() - t0
+    spinning = await asyncio.create_subprocess_exec("nice", "-n", "19", sys.executable, "-c", BURNER, str(seconds))
+    await spinning.wait()
+    phase.opening = (start, time.perf_counter() - t0)
+    phase.cold_pending = False
+
+
 async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Settings | None) -> Phase:
     phase, stop = Phase(name, cold_pending=cold is not None), asyncio.Event()
     t0 = time.perf_counter()
@@ -97,7 +111,8 @@ async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Sett
     work = [_user(n, args.corpus, warm, phase, t0, until) for n in range(args.chats)]
     if cold is not None:
         # A quarter into the phase, when the users' questions run at their steady rate, as in the phase alone.
-        work.append(_cold(args.corpus, cold, phase, t0, args.seconds / 4))
+        work.append(_burner(phase, t0, args.seconds / 4, args.burner_s) if args.burner_s
+                    else _cold(args.corpus, cold, phase, t0, args.seconds / 4))
     await asyncio.gather(*work)
     stop.set()
     await watcher
@@ -154,7 +169,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             await asyncio.to_thread(shutil.copytree, warm.lexical_path, cold.lexical_path)
             rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
             # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
-            read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
+            if not args.burner_s:
+                read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
             "cold corpus read in a child process": read_apart}
 
@@ -165,9 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chats", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--rounds", type=int, default=1, help="alone/opening phases, alternated this many times")
+    parser.add_argument("--burner-s", type=float, default=0.0, help=(
+        "instead of opening a corpus, spin a niceness-19 process this long: what any second process's CPU costs"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
-    result = {"corpus": args.corpus, "chats": args.chats, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
