@@ -6,8 +6,8 @@ opening, and the event loop's worst stall.
 One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
 → ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
 runs them alone; in phase 2 a further user asks on a cold corpus a quarter into the phase. Each user starts within
-one think time, so neither phase opens on 20 questions asked at the same instant (which, with the cold question
-half a second in, once fell inside the opening's window alone). The cold corpus is the same
+one think time, so neither phase opens on 20 questions asked at the same instant, a burst that would otherwise
+fall inside the opening's short window and be diluted over the phase alone. The cold corpus is the same
 corpus under a copy of the data dir (its Chroma and BM25 files; the same Neo4j), so opening it costs what the
 first question on another corpus costs: Chroma load, a fresh Neo4j connection, the graph overlay, the BM25 index.
 Every question the users ask is asked once before the phases start, so each phase measures a warm corpus.
@@ -35,6 +35,7 @@ from bench.stats import percentile
 from core.answer.events import AnswerEvent
 from core.chat.controls import RunOptions
 from core.chat.run_answer import chat_envelope
+from core.retrieval.child_open import CHILD_NICENESS
 from core.retrieval.reload import open_stores
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
 from core.stores import heap
@@ -63,9 +64,17 @@ async def _ask(question: str, corpus: str, settings: Settings) -> float:
     return time.perf_counter() - started
 
 
+GENERIC_QUESTION = "What does this regulation require?"
+
+
+def _questions(corpus: str) -> list[str]:
+    """What the users ask on the corpus: the load bench's questions, or a generic one for a corpus it has none for."""
+    return QUESTIONS.get(corpus) or [GENERIC_QUESTION]
+
+
 async def _user(n: int, corpus: str, settings: Settings, phase: Phase, t0: float, until: float) -> None:
     rng = random.Random(n)
-    questions = QUESTIONS.get(corpus) or ["What does this regulation require?"]
+    questions = _questions(corpus)
     # Users do not all press enter at once: each starts within one think time, so the phase opens on its steady
     # rate, not on a burst of 20 questions queued together.
     await asyncio.sleep(rng.uniform(0.0, 1.5))
@@ -85,19 +94,21 @@ async def _watch_loop(phase: Phase, stop: asyncio.Event) -> None:
 async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float, after_s: float) -> None:
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    await _ask("What does this regulation require?", corpus, settings)
+    await _ask(GENERIC_QUESTION, corpus, settings)
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
 
 
-# What a niceness-19 process costs the chats by its CPU alone, with no corpus opened: it spins for the seconds given.
+# What a process at the corpus-reading child's niceness costs the chats by its CPU alone, with no corpus opened: it
+# spins for the seconds given.
 BURNER = "import sys, time\nend = time.time() + float(sys.argv[1])\nwhile time.time() < end:\n    pass\n"
 
 
 async def _burner(phase: Phase, t0: float, after_s: float, seconds: float) -> None:
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    spinning = await asyncio.create_subprocess_exec("nice", "-n", "19", sys.executable, "-c", BURNER, str(seconds))
+    spinning = await asyncio.create_subprocess_exec("nice", "-n", str(CHILD_NICENESS), sys.executable, "-c", BURNER,
+                                                    str(seconds))
     await spinning.wait()
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
@@ -155,8 +166,8 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
 async def run(args: argparse.Namespace) -> dict[str, object]:
     warm = get_settings()
     # Each of the users' questions asked once first: phase 1 of round 1 then measures a warm corpus, not the
-    # process's first reads of each question (which once made "alone" slower than "while opening").
-    for question in QUESTIONS.get(args.corpus) or ["What does this regulation require?"]:
+    # process's first reads of each question.
+    for question in _questions(args.corpus):
         await _ask(question, args.corpus, warm)
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
@@ -182,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--rounds", type=int, default=1, help="alone/opening phases, alternated this many times")
     parser.add_argument("--burner-s", type=float, default=0.0, help=(
-        "instead of opening a corpus, spin a niceness-19 process this long: what any second process's CPU costs"))
+        "instead of opening a corpus, spin a process at the reading child's niceness this long: what its CPU alone costs"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
     result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
