@@ -31,6 +31,18 @@ from core.answer.checkable import checkable_words
     ("Tôi 28 tuổi thì có còn được coi là thanh niên không?", Kind.DEFINITION),
     ("Bạn tôi ở nhờ hai tuần, luật gọi là lưu trú hay tạm trú?", Kind.DEFINITION),
     ("Hai bên không thỏa thuận được. Ai sẽ được nuôi con?", Kind.WHO),
+    # Typed as Korean users type them: "얼마나 지나야" is a wait, not a sum; "몇 개", "뭐뭐", "해도 되나요", "말하는 건가요".
+    ("자격이 정지됐는데 얼마나 지나야 다시 일할 수 있나요?", Kind.DEADLINE),
+    ("이사한 뒤 몇 개월 안에 신고해야 하나요?", Kind.DEADLINE),
+    ("약국을 열려면 병상이 몇 개 필요한가요?", Kind.AMOUNT),
+    ("신고할 때 내야 하는 서류가 뭐뭐 있나요?", Kind.LIST),
+    ("개업 전에 어떤 서류를 챙겨야 하나요?", Kind.LIST),
+    ("보건소에서 하는 검사는 어떤 항목들이 있나요?", Kind.LIST),
+    ("환자 동의 없이 사진을 올려도 되나요?", Kind.CONDITION),
+    ("야간에 혼자 근무해도 괜찮나요?", Kind.CONDITION),
+    ("보호자가 대신 받을 수 있나요?", Kind.CONDITION),
+    ("법에서 말하는 '의료인'은 어떤 사람을 말하는 건가요?", Kind.DEFINITION),
+    ("'보호자'에 동거인도 들어가는 건가요?", Kind.DEFINITION),
 ])
 def test_asked_kind(question, kind):
     assert asked_kind(question) is kind
