@@ -66,6 +66,13 @@ def test_content_that_carries_the_kind():
     assert asked_kind("Tôi có hai con, tôi có được nghỉ không?") is not Kind.WHO
 
 
+def test_a_korean_provision_that_says_who_may_or_to_whom_carries_who():
+    # "Only these may …" is written "X가 아니면 … 할 수 없다", often over a list of those who may.
+    assert carries(Kind.WHO, "② 다음 각 호의 어느 하나에 해당하는 자가 아니면 의료기관을 개설할 수 없다.")
+    assert carries(Kind.WHO, "③ 의료기관의 장은 24시간 이내에 관할 보건소장에게 신고하여야 한다.")
+    assert not carries(Kind.WHO, "① 의료인은 진료 요청을 받으면 정당한 사유 없이 거부하지 못한다.")
+
+
 def test_the_stated_deadline_is_quoted_to_the_end_of_its_clause():
     text = ("Except as provided in § 164.412, a covered entity shall provide the notification without unreasonable "
             "delay and in no case later than 60 calendar days after discovery of a breach.")

@@ -108,6 +108,8 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"\b(?:responsible|liable|competent|designat\w+|appoint\w*|entitled|right to)\b", r"\bshall be (?:carried out|performed) by\b",
         r"\bsupervisory authority\b", r"\bcourt\b",
         r"책임", r"권한", r"지정", r"담당",
+        r"(?:자|사람|기관|법인|단체)(?:가|이) 아니면", r"해당하는 (?:자|사람|기관)",
+        r"에게 (?:신고|보고|통보|제출|신청|제공|알려)",
         r"chịu trách nhiệm", r"có thẩm quyền", r"có quyền"),
     Kind.AMOUNT: _any(
         r"\d[\d,.]*\s*(?:%|per ?cent|percent|eur\b|euros?\b|dollars?\b|usd\b)", r"[$€£]\s?\d", r"\bup to\b", r"\bmaximum\b",
