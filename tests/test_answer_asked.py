@@ -94,6 +94,9 @@ def test_caveat_words_are_content_words_once():
     # … and its words of several syllables are named whole ("Công ty", not "ty").
     assert checkable_words("Tạm trú của tôi sắp hết hạn, tôi muốn gia hạn lúc nào?") == ["Tạm trú", "hết", "hạn", "gia hạn"]
     assert checkable_words("Công ty chúng tôi muốn mở thêm tour du lịch") == ["Công ty", "mở", "thêm", "tour", "du lịch"]
+    # Korean, noun by noun as written: no particles or endings ("어머니가", "떼려고"), no pronouns, adverbs or verbs;
+    # nouns written together stay one word.
+    assert checkable_words("저희 어머니가 진료기록을 다시 떼려고 하는데 보건소에 가야 하나요?") == ["어머니", "진료기록", "보건소"]
 
 
 def test_a_list_of_required_elements_is_told_from_a_list_of_cases():
