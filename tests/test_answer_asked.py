@@ -31,6 +31,18 @@ from core.answer.checkable import checkable_words
     ("Tôi 28 tuổi thì có còn được coi là thanh niên không?", Kind.DEFINITION),
     ("Bạn tôi ở nhờ hai tuần, luật gọi là lưu trú hay tạm trú?", Kind.DEFINITION),
     ("Hai bên không thỏa thuận được. Ai sẽ được nuôi con?", Kind.WHO),
+    # Typed as Korean users type them: "얼마나 지나야" is a wait, not a sum; "몇 개", "뭐뭐", "해도 되나요", "말하는 건가요".
+    ("자격이 정지됐는데 얼마나 지나야 다시 일할 수 있나요?", Kind.DEADLINE),
+    ("이사한 뒤 몇 개월 안에 신고해야 하나요?", Kind.DEADLINE),
+    ("약국을 열려면 병상이 몇 개 필요한가요?", Kind.AMOUNT),
+    ("신고할 때 내야 하는 서류가 뭐뭐 있나요?", Kind.LIST),
+    ("개업 전에 어떤 서류를 챙겨야 하나요?", Kind.LIST),
+    ("보건소에서 하는 검사는 어떤 항목들이 있나요?", Kind.LIST),
+    ("환자 동의 없이 사진을 올려도 되나요?", Kind.CONDITION),
+    ("야간에 혼자 근무해도 괜찮나요?", Kind.CONDITION),
+    ("보호자가 대신 받을 수 있나요?", Kind.CONDITION),
+    ("법에서 말하는 '의료인'은 어떤 사람을 말하는 건가요?", Kind.DEFINITION),
+    ("'보호자'에 동거인도 들어가는 건가요?", Kind.DEFINITION),
 ])
 def test_asked_kind(question, kind):
     assert asked_kind(question) is kind
@@ -54,6 +66,13 @@ def test_content_that_carries_the_kind():
     assert asked_kind("Tôi có hai con, tôi có được nghỉ không?") is not Kind.WHO
 
 
+def test_a_korean_provision_that_says_who_may_or_to_whom_carries_who():
+    # "Only these may …" is written "X가 아니면 … 할 수 없다", often over a list of those who may.
+    assert carries(Kind.WHO, "② 다음 각 호의 어느 하나에 해당하는 자가 아니면 의료기관을 개설할 수 없다.")
+    assert carries(Kind.WHO, "③ 의료기관의 장은 24시간 이내에 관할 보건소장에게 신고하여야 한다.")
+    assert not carries(Kind.WHO, "① 의료인은 진료 요청을 받으면 정당한 사유 없이 거부하지 못한다.")
+
+
 def test_the_stated_deadline_is_quoted_to_the_end_of_its_clause():
     text = ("Except as provided in § 164.412, a covered entity shall provide the notification without unreasonable "
             "delay and in no case later than 60 calendar days after discovery of a breach.")
@@ -75,6 +94,9 @@ def test_caveat_words_are_content_words_once():
     # … and its words of several syllables are named whole ("Công ty", not "ty").
     assert checkable_words("Tạm trú của tôi sắp hết hạn, tôi muốn gia hạn lúc nào?") == ["Tạm trú", "hết", "hạn", "gia hạn"]
     assert checkable_words("Công ty chúng tôi muốn mở thêm tour du lịch") == ["Công ty", "mở", "thêm", "tour", "du lịch"]
+    # Korean, noun by noun as written: no particles or endings ("어머니가", "떼려고"), no pronouns, adverbs or verbs;
+    # nouns written together stay one word.
+    assert checkable_words("저희 어머니가 진료기록을 다시 떼려고 하는데 보건소에 가야 하나요?") == ["어머니", "진료기록", "보건소"]
 
 
 def test_a_list_of_required_elements_is_told_from_a_list_of_cases():

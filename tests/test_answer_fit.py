@@ -26,6 +26,12 @@ def test_same_rule_is_a_coarser_level_of_one_provision_not_a_section_of_rules():
     assert not _same_rule(_unit("s", "MIR 8.1", "section"), _unit("r", "MIR 8.1.1", "rule"))
     assert not _same_rule(_unit("d", "MIR", "document"), _unit("r", "MIR 8.1.1", "rule"))
     assert not _same_rule(_unit("s", "45 CFR 164.40", "section"), _unit("p", "45 CFR 164.404(a)"))
+    # Korean sub-units continue their article's label without a space: 항, 호, 목 are the same rule, 조의2 is not.
+    assert _same_rule(_unit("a", "의료법 제56조", "article"), _unit("p", "의료법 제56조제2항", "paragraph"))
+    assert _same_rule(_unit("p", "의료법 제56조제2항", "paragraph"), _unit("i", "의료법 제56조제2항제6호", "point"))
+    assert _same_rule(_unit("i", "의료법 제2조제3호", "point"), _unit("s", "의료법 제2조제3호가목", "point"))
+    assert not _same_rule(_unit("a", "의료법 제56조", "article"), _unit("b", "의료법 제56조의2제1항", "paragraph"))
+    assert not _same_rule(_unit("a", "의료법 제5조", "article"), _unit("b", "의료법 제56조제1항", "paragraph"))
 
 
 RECITAL = _unit("rec", "Reg, recital 47", "recital",

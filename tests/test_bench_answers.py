@@ -42,6 +42,11 @@ def test_answer_type_breakdown_article_level_and_abstention(tmp_path):
     assert [q.groups for q in questions] == [{"answer_type": "deadline"}, {"answer_type": "list"}]
     assert article_of("Regulation (EU) 2016/679, Article 9(2)(a)") == "Regulation (EU) 2016/679, Article 9"
     assert article_of("Regulation (EU) 2016/679, Recital 32") == "Regulation (EU) 2016/679, Recital 32"
+    assert article_of("의료법 제15조제1항") == "의료법 제15조"
+    assert article_of("의료법 시행규칙 제13조의3제1항제2호가목") == "의료법 시행규칙 제13조의3"
+    assert article_of("의료법 제3조의2") == "의료법 제3조의2"
+    assert article_of("Luat-Cu-tru-2020 Điều 27 khoản 1") == "Luat-Cu-tru-2020 Điều 27"
+    assert article_of("Bo-Luat-Dan-su-2015 Điều 27 khoản 1 điểm a") == "Bo-Luat-Dan-su-2015 Điều 27"
     scored = [_row(0.0, 0.0, questions[0].groups) | {"article_precision": 1.0, "abstained": True},
               _row(1.0, 1.0, questions[1].groups)]
     summary = summarise(scored)

@@ -2,9 +2,11 @@
 slot per article in a Korean ranking; the same ranking whatever k the caller asks for."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from core.answer.closure import with_closure
+from core.answer.closure import _Pools, with_closure
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.service import answer_question
 from core.answer.signals import signals_for
@@ -180,3 +182,22 @@ def test_the_edges_held_in_memory_answer_as_neo4j_does(closure_corpus: str, test
     assert len(neighbour_edges(query, [busiest], list(HELD_TYPES), 1)) == 1
     # A walk over CONTAINS is not held: it is read from Neo4j.
     assert not held_edges.holds([EdgeType.CONTAINS])
+
+
+def test_an_upward_partner_is_the_paragraph_that_leaves_the_detail_to_the_citing_tier():
+    """A rules article that names a whole act article details the act paragraph that leaves a detail to the rules
+    (부령), not whichever of the article's paragraphs the search ranks first; a named paragraph is cited itself."""
+    units = {u.id: u for u in (
+        UnitRecord(id="a40", label="법 제40조", type="article"),
+        UnitRecord(id="a40-1", label="법 제40조제1항", type="paragraph", parent_id="a40",
+                   text="① 개설자는 폐업하려면 보건복지부령으로 정하는 바에 따라 구청장에게 신고하여야 한다."),
+        UnitRecord(id="a40-5", label="법 제40조제5항", type="paragraph", parent_id="a40",
+                   text="⑤ 구청장은 신고를 받은 경우 대통령령으로 정하는 조치를 하여야 한다."),
+    )}
+    pools = object.__new__(_Pools)
+    pools.query = SimpleNamespace(stores=SimpleNamespace(units=units))
+    pools.__dict__.update(found=["a40-5", "a40-1"], up={"a40": "a40-5"})
+    assert pools.up_partner("a40", "a40", 3) == "a40-1"  # a rules article: the paragraph leaving it a detail
+    assert pools.up_partner("a40", "a40", 2) == "a40-5"  # a decree article: the 대통령령 paragraph
+    assert pools.up_partner("a40", "a40-1", 2) == "a40-1"  # a named paragraph is what the citing unit details
+    assert pools.up_partner("a41", "a41", 3) is None  # not among the search's first articles

@@ -11,6 +11,9 @@ import unicodedata
 from core.domain import normalize_text
 
 _KEEP = ("NNG", "NNP", "NNB", "NR", "NP", "XR", "SL", "SH", "SN", "MAG")
+# What a reader checks a provision for: common and proper nouns, roots, foreign words and hanja; not pronouns (NP),
+# dependent nouns (NNB: 것, 수, 거), numerals, adverbs or verbs.
+_NAMED = ("NNG", "NNP", "XR", "SL", "SH")
 _STEMS = ("VV", "VA")
 _DROP_NOUNS = frozenset({"것", "수", "등", "때", "중", "바"})
 
@@ -43,3 +46,23 @@ class KoreanAnalyzer:
             elif tag.startswith(_KEEP) and token.form not in _DROP_NOUNS:
                 out.append(token.form.lower())
         return out
+
+
+def nouns_as_written(text: str) -> list[str]:
+    """The text's nouns as written, without their particles or endings: "진료기록을 떼려고" → ["진료기록"] (morphemes
+    written together are one word: a reader looks for "진료기록", not "진료" and "기록")."""
+    text = unicodedata.normalize("NFC", normalize_text(text))
+    if not text.strip():
+        return []
+    out: list[str] = []
+    end = -1
+    for token in _tokenizer().tokenize(text):
+        if not token.tag.startswith(_NAMED):
+            end = -1
+            continue
+        if token.start == end and out:
+            out[-1] += text[token.start:token.start + token.len]
+        else:
+            out.append(text[token.start:token.start + token.len])
+        end = token.start + token.len
+    return out

@@ -32,6 +32,8 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\b(?:deadline|time ?limit|time frame|timeframe|within what)\b", r"\bwhen (?:must|should|do|does|is) .{0,40}\bby\b",
         r"\bafter how long\b", r"\bhow much time\b",
         r"언제까지", r"기한", r"며칠", r"기간", r"이내에?",
+        r"얼마나 (?:지나|기다려|걸리|걸려|오래|있어야)", r"몇\s*(?:년|개월|달|주|시간)\s*(?:이내|안에|만에|동안|지나|뒤|후)",
+        r"언제부터",
         r"bao lâu", r"thời hạn", r"bao nhiêu ngày", r"chậm nhất", r"khi nào phải", r"mấy (?:giờ|ngày|tuần|tháng|năm)\b",
         r"hạn chót"),
     Kind.LIST: _any(
@@ -39,13 +41,14 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in|require)\b",
         r"\b(?:has|have|needs?) to go in\b", r"\bminimum content\b", r"\bwhich (?:information|details|elements)\b",
         r"기재\s*사항", r"포함(?:해야|되어야|하여야)", r"무엇을 (?:기재|포함)", r"어떤 (?:내용|사항|정보)",
+        r"뭐뭐", r"(?:어떤|무슨) (?:게|것들?이|서류|일)", r"(?:뭐|무엇)가 있", r"(?:어떤|무슨) \S{1,6}들(?:이|을|은)", r"(?:뭘|무엇을) (?:같이|함께|챙겨|준비)",
         r"những nội dung", r"nội dung (?:gì|nào|gồm)", r"bao gồm những", r"gồm những", r"những (?:thông tin|giấy tờ|tài liệu) (?:gì|nào)"),
     Kind.AMOUNT: _any(
         r"\bhow (?:much|many|big|high|large)\b", r"\bwhat(?:'s| is)? (?:the )?(?:maximum|minimum|amount|fine|penalty|fee|sum|"
         r"percentage|rate|threshold|limit|cap|age)\b", r"\bis there an? (?:\w+ )?(?:threshold|limit|cap|minimum|maximum)\b",
         r"\b(?:fines?|penalt(?:y|ies)|fees?) (?:for|if|could|would|just|add)\b", r"\bcharge (?:me|us|a fee|for)\b",
         r"\bfrom what age\b", r"\bat what age\b",
-        r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트)",
+        r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트|개|병상|살|배|%)",
         r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)", r"mấy tuổi", r"đủ tuổi"),
     Kind.DEFINITION: _any(
         r"\bwhat (?:is|are|does) (?:meant by|an? |the )?.{0,40}\bmean\b", r"\bwhat counts as\b", r"\bdoes (?:that|this|it) (?:still )?count as\b",
@@ -53,6 +56,8 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
         r"\bare we an? .{0,30}\bor an?\b", r"\bis (?:that|this) (?:still )?personal data\b",
         r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
+        r"말하는 (?:건가요|거예요|거에요|것인가요|건지)", r"(?:이게|그게) (?:뭐|무엇)",
+        r"(?:도|까지) (?:들어가|포함되|해당되)는 (?:건가요|거예요|거에요|것인가요)",
         r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là", r"được (?:coi|xem|gọi) là", r"thế nào là", r"gọi là .{1,40} hay"),
     Kind.WHO: _any(
         r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ ){0,2}(?:authority|body|person|party|court|entity|organisation|organization)\b",
@@ -65,6 +70,7 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\bdoes (?:it|he|she|that) (?:have|need) to\b", r"\bwithout (?:asking|consent|authori[sz]ation|permission)\b",
         r"\b(?:exception|exempt|unless|circumstances|conditions)\b",
         r"경우", r"할 수 있(?:나요|습니까|는지)", r"가능(?:한가요|합니까|한지)", r"예외", r"허용",
+        r"수 있(?:나요|습니까|을까요)", r"도 (?:되나요|될까요|돼요|되는지|괜찮)", r"괜찮(?:나요|을까요|은가요)", r"문제(?:없|가 없|는 없)",
         r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ", r"có phải .{0,40} không"),
 }
 
@@ -102,6 +108,8 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"\b(?:responsible|liable|competent|designat\w+|appoint\w*|entitled|right to)\b", r"\bshall be (?:carried out|performed) by\b",
         r"\bsupervisory authority\b", r"\bcourt\b",
         r"책임", r"권한", r"지정", r"담당",
+        r"(?:자|사람|기관|법인|단체)(?:가|이) 아니면", r"해당하는 (?:자|사람|기관)",
+        r"에게 (?:신고|보고|통보|제출|신청|제공|알려)",
         r"chịu trách nhiệm", r"có thẩm quyền", r"có quyền"),
     Kind.AMOUNT: _any(
         r"\d[\d,.]*\s*(?:%|per ?cent|percent|eur\b|euros?\b|dollars?\b|usd\b)", r"[$€£]\s?\d", r"\bup to\b", r"\bmaximum\b",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from core.analyzers.korean import nouns_as_written
 from core.analyzers.script import detect_language
 from core.analyzers.vietnamese import STOPWORDS as VIETNAMESE_FUNCTION_WORDS
 from core.analyzers.vietnamese import words as vietnamese_words
@@ -37,7 +38,9 @@ _VIETNAMESE = (
     "đã đang sẽ sắp vừa mới rồi còn lúc nay hôm bây giờ muốn cần biết hỏi nói bảo đi")
 _OTHER = frozenset(
     _VIETNAMESE.split() + list(VIETNAMESE_FUNCTION_WORDS) +
-    "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까".split())
+    "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까 "
+    # Korean nouns a typed question is phrased with: when, how much, what, and the time of asking.
+    "뭐 무엇 얼마 어디 언제 누구 정도 때문 이번 요즘 지금 오늘 어제 내일 동안 다음 전 후 좀".split())
 _CONTRACTION = re.compile(r"['’](?:ve|re|m|ll|d)$|n['’]t$", re.I)  # "we've", "I'm", "don't": never content
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 
@@ -59,7 +62,10 @@ def checkable_words(question: str) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     # Vietnamese words run over several syllables: cut as the index cuts them, a caveat names "Công ty", not "ty".
-    written = vietnamese_words(question) if detect_language([question]) == "vi" else _WORD.findall(question)
+    # A Korean word carries its particles and endings ("어머니가", "떼려고"): a caveat names its nouns as written.
+    language = detect_language([question])
+    written = vietnamese_words(question) if language == "vi" else \
+        nouns_as_written(question) if language == "ko" else _WORD.findall(question)
     for word in written:
         word = re.sub(r"['’]s$", "", word).strip("'’-")
         if _CONTRACTION.search(word):

@@ -14,11 +14,14 @@ and the two directions are not alike:
 - **up** (the cited decree / rules article details an act provision): the provision it details is the rule it rests
   on, so it is cited when it is among the first UP_ARTICLES articles of the search, however many paragraphs of the
   lower-tier article rank above it, and only while the answer cites no article of that tier yet (a second act
-  article reached from a rules article's other paragraphs is another rule).
+  article reached from a rules article's other paragraphs is another rule). It is cited by the paragraph the lower
+  unit names, or, when that names the whole article, by the article's paragraph that leaves a detail to the lower
+  unit's tier (`_Pools.up_partner`).
 Measured on ko_dev and ALQAC (bench/results/ANSWERS.md, issue 25).
 """
 from __future__ import annotations
 
+import re
 from functools import cached_property
 
 from core.analyzers import language_of
@@ -39,6 +42,10 @@ EDGES_PER_UNIT = 30
 # (bench.retrieval, top 10 articles). 20 gave the same ko_dev answers.
 UP_ARTICLES = 10
 SEARCH_DEPTH = 60  # hits read for those articles (a long article's paragraphs take many)
+# The words with which a Korean act paragraph leaves a detail to each lower tier: a decree (대통령령) or the ministry's
+# rules (총리령, 보건복지부령, …). An act article often has one paragraph for each (의료법 제40조: ① "보건복지부령으로
+# 정하는 바에 따라 … 신고", ⑤ "대통령령으로 정하는 조치"); a rules article that names only the article details the first.
+LEAVES_TO = {2: re.compile(r"대통령령(?:으로|로)\s?정"), 3: re.compile(r"(?:총리령|[가-힣]{1,12}부령)(?:으로|로)\s?정")}
 
 
 def lineage(query: Query, unit_id: str) -> list[str]:
@@ -85,6 +92,20 @@ class _Pools:
             out.setdefault(article_of(self.query, hit), hit)
         return out
 
+    def up_partner(self, article: str, named: str, tier: int) -> str | None:
+        """The unit an upward partner article is cited by: the paragraph the lower-tier unit names when it names one;
+        when it names the whole article, the article's first hit that leaves a detail to the lower unit's tier
+        (LEAVES_TO), else its first hit."""
+        first = self.up.get(article)
+        if first is None:
+            return None
+        if named != article:
+            return named
+        leaves = LEAVES_TO.get(tier)
+        units = self.query.stores.units
+        found = (h for h in self.found if h in units and article_of(self.query, h) == article)
+        return next((h for h in found if leaves is not None and leaves.search(units[h].text or "")), first)
+
     def position(self, unit_id: str) -> int:
         """Rank in the search: the first hits are the deeper search's first ones (the same ranking), so ordering
         downward partners never needs the deeper search."""
@@ -102,7 +123,7 @@ def _partner(query: Query, pools: _Pools, edge: Edge, inside: set[str], near: se
     if units[end].tier < units[start].tier:
         if any(units[a].tier == units[end].tier for a in held if a in units):
             return None
-        return pools.up.get(article)
+        return pools.up_partner(article, end, units[start].tier)
     if start not in near or not _leaves_detail(query, start):
         return None
     return pools.down.get(article)

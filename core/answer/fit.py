@@ -81,6 +81,9 @@ HEADING_WORDS = 8
 _CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
 _DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
 _MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
+# Korean sub-units run on from their article's label without a space or a bracket: 제56조 → 제56조제2항 (항, ①),
+# 제56조제2항제6호 (호), … 제6호가목 (목). A branch article (제56조의2) is another article, not a sub-unit.
+_KO_SUB = re.compile(r"제\d+(?:의\d+)?[항호]|[가-하]목")
 
 
 @dataclass
@@ -140,13 +143,13 @@ def _names(question: str, label: str) -> bool:
 def _same_rule(above: UnitRecord, unit: UnitRecord) -> bool:
     """Whether `above` is the same rule at a coarser level: its label is the start of the unit's, continued by a
     paragraph mark or a sub-unit's word ("45 CFR 164.404" of "45 CFR 164.404(a)(1)", "… Điều 27" of "… Điều 27
-    khoản 1"), not by more of a number ("MIR 8.1" of "MIR 8.1.1": a section of separate rules), and not the
-    whole instrument."""
+    khoản 1", "의료법 제56조" of "의료법 제56조제2항"), not by more of a number ("MIR 8.1" of "MIR 8.1.1": a section of
+    separate rules; "제56조" of "제56조의2"), and not the whole instrument."""
     base = _base(above.label)
     if not base or above.type == "document" or not unit.label.startswith(base):
         return False
     rest = unit.label[len(base):]
-    return not rest or rest[0] == "(" or rest[0].isspace()
+    return not rest or rest[0] == "(" or rest[0].isspace() or _KO_SUB.match(rest) is not None
 
 
 class _Fitter:
