@@ -1,7 +1,8 @@
 """Concurrent chats on a warm corpus while another corpus opens cold: question latency with and without the
 opening, and the event loop's worst stall.
 
-    python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--out bench/results/open_stall.json]
+    python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--child-only | --burner-s S]
+        [--out bench/results/open_stall.json]
 
 One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
 → ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
@@ -14,7 +15,10 @@ Every question the users ask is asked once before the phases start, so each phas
 Questions of phase 2 are split into those asked while the cold corpus opened and those after. With `--rounds N`
 the two phases alternate N times (each opening on a fresh copy, so each is cold): on a machine others share, its
 load drifts over minutes, and alternating puts both phases under the same drift. The claim read from the pooled
-rows: p95 of warm-corpus questions while a corpus opens against p95 alone (their ratio), and the loop's worst stall.
+rows: p95 of warm-corpus questions while a corpus opens against p95 alone (their ratio), and the loop's worst stall;
+each answer step's p50 / p95 on both sides says which step the opening slows. `--child-only` runs only the cold
+corpus's reading child (output thrown away), `--burner-s` only a spinning process at the child's niceness: what the
+child's work, or a process's CPU alone, costs the chats.
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ from bench.stats import percentile
 from core.answer.events import AnswerEvent
 from core.chat.controls import RunOptions
 from core.chat.run_answer import chat_envelope
-from core.retrieval.child_open import CHILD_NICENESS
+from core.retrieval.child_open import CHILD_NICENESS, run_child
+from core.retrieval.config import RetrievalConfig
 from core.retrieval.reload import open_stores
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
 from core.stores import heap
@@ -47,6 +52,7 @@ RESULTS = REPO_ROOT / "bench" / "results"
 class Phase:
     name: str
     asked: list[tuple[float, float]] = field(default_factory=list)  # (start, seconds), start relative to the phase
+    steps: list[dict[str, float]] = field(default_factory=list)  # each asked question's step timings (ms), in order
     worst_stall_s: float = 0.0
     opening: tuple[float, float] | None = None  # the cold question's (start, end)
     cold_pending: bool = False  # the users go on until the cold corpus has opened
@@ -56,12 +62,13 @@ async def _quiet(_event: AnswerEvent) -> None:
     return None
 
 
-async def _ask(question: str, corpus: str, settings: Settings) -> float:
+async def _ask(question: str, corpus: str, settings: Settings) -> tuple[float, dict[str, float]]:
+    """Seconds the answer took, and its own step timings (ms)."""
     started = time.perf_counter()
     envelope = await chat_envelope(question, RunOptions(corpus=corpus), settings, _quiet)
     if envelope is None or envelope.error:
         raise RuntimeError(f"no answer on {corpus}: {envelope.error if envelope else 'nothing'}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, dict(envelope.timings_ms)
 
 
 GENERIC_QUESTION = "What does this regulation require?"
@@ -80,7 +87,9 @@ async def _user(n: int, corpus: str, settings: Settings, phase: Phase, t0: float
     await asyncio.sleep(rng.uniform(0.0, 1.5))
     while time.perf_counter() < until or phase.cold_pending:
         start = time.perf_counter() - t0
-        phase.asked.append((start, await _ask(rng.choice(questions), corpus, settings)))
+        seconds, steps = await _ask(rng.choice(questions), corpus, settings)
+        phase.asked.append((start, seconds))
+        phase.steps.append(steps)
         await asyncio.sleep(rng.uniform(0.5, 1.5))
 
 
@@ -114,6 +123,16 @@ async def _burner(phase: Phase, t0: float, after_s: float, seconds: float) -> No
     phase.cold_pending = False
 
 
+async def _reader(corpus: str, cold: Settings, phase: Phase, t0: float, after_s: float) -> None:
+    """The reading child alone on the cold corpus, its output read and thrown away: what the child's work costs the
+    chats, without the serving process's side of an opening (unpickling, attaching handles, the first answer)."""
+    await asyncio.sleep(after_s)
+    start = time.perf_counter() - t0
+    await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig())
+    phase.opening = (start, time.perf_counter() - t0)
+    phase.cold_pending = False
+
+
 async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Settings | None) -> Phase:
     phase, stop = Phase(name, cold_pending=cold is not None), asyncio.Event()
     t0 = time.perf_counter()
@@ -123,6 +142,7 @@ async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Sett
     if cold is not None:
         # A quarter into the phase, when the users' questions run at their steady rate, as in the phase alone.
         work.append(_burner(phase, t0, args.seconds / 4, args.burner_s) if args.burner_s
+                    else _reader(args.corpus, cold, phase, t0, args.seconds / 4) if args.child_only
                     else _cold(args.corpus, cold, phase, t0, args.seconds / 4))
     await asyncio.gather(*work)
     stop.set()
@@ -138,7 +158,7 @@ def _summary(seconds: list[float]) -> dict[str, float]:
 def report(alone: Phase, opening: Phase) -> dict[str, object]:
     assert opening.opening is not None
     begin, end = opening.opening
-    during = [s for start, s in opening.asked if start < end and start + s > begin]
+    during = [opening.asked[i][1] for i in _while_opening(opening)]
     after = [s for start, s in opening.asked if start >= end]
     return {
         "warm corpus alone": {**_summary([s for _, s in alone.asked]), "worst_loop_stall_s": round(alone.worst_stall_s, 3)},
@@ -148,19 +168,33 @@ def report(alone: Phase, opening: Phase) -> dict[str, object]:
     }
 
 
+def _while_opening(phase: Phase) -> list[int]:
+    """Which of the phase's questions ran, at least in part, while the cold corpus opened."""
+    assert phase.opening is not None
+    begin, end = phase.opening
+    return [i for i, (start, seconds) in enumerate(phase.asked) if start < end and start + seconds > begin]
+
+
+STEPS = ("search", "expand", "headings", "fit", "compose")
+
+
+def _steps(rows: list[dict[str, float]]) -> dict[str, dict[str, float]]:
+    return {step: {"p50_ms": round(percentile([r.get(step, 0.0) for r in rows], 50), 1),
+                   "p95_ms": round(percentile([r.get(step, 0.0) for r in rows], 95), 1)} for step in STEPS}
+
+
 def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
-    """Every round's questions together: alone, while a corpus opened, and the ratio of their p95."""
+    """Every round's questions together: alone, while a corpus opened, and the ratio of their p95; and each answer
+    step's p50 / p95 on both sides, which says where the time added while opening goes."""
     alone = [s for a, _ in rounds for _, s in a.asked]
-    during = []
-    for _, opening in rounds:
-        assert opening.opening is not None
-        begin, end = opening.opening
-        during += [s for start, s in opening.asked if start < end and start + s > begin]
+    during = [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
+    steps_during = [opening.steps[i] for _, opening in rounds for i in _while_opening(opening)]
     p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
     return {"warm corpus alone": {**_summary(alone), "worst_loop_stall_s": round(max(a.worst_stall_s for a, _ in rounds), 3)},
             "while the cold corpus opens": {**_summary(during),
                                             "worst_loop_stall_s": round(max(o.worst_stall_s for _, o in rounds), 3)},
-            "p95 while opening / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None}
+            "p95 while opening / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "steps alone": _steps([s for a, _ in rounds for s in a.steps]), "steps while opening": _steps(steps_during)}
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
@@ -180,7 +214,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             await asyncio.to_thread(shutil.copytree, warm.lexical_path, cold.lexical_path)
             rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
             # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
-            if not args.burner_s:
+            if not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
             "cold corpus read in a child process": read_apart}
@@ -194,14 +228,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="alone/opening phases, alternated this many times")
     parser.add_argument("--burner-s", type=float, default=0.0, help=(
         "instead of opening a corpus, spin a process at the reading child's niceness this long: what its CPU alone costs"))
+    parser.add_argument("--child-only", action="store_true", help=(
+        "instead of opening the cold corpus, run only its reading child and throw its output away: what the child's "
+        "work costs the chats without the serving process's side of an opening"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
-    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
         for name, row in rows.items():
-            if isinstance(row, dict):
+            if isinstance(row, dict) and "questions" in row:
                 print(f"{label:<6} {name:<30} {row['questions']:>9} {row['p50_s']:>7} {row['p95_s']:>7} "
                       f"{row['max_s']:>7} {row.get('worst_loop_stall_s', ''):>12}")
         if "cold corpus: first answer (opening included) s" in rows:
@@ -209,6 +246,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{rows['cold corpus: first answer (opening included) s']} s")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read in a child process: {result['cold corpus read in a child process']}")
+    alone, opening = result["pooled"]["steps alone"], result["pooled"]["steps while opening"]
+    print("step      alone p50 / p95 ms    while opening p50 / p95 ms")
+    for step in STEPS:
+        print(f"{step:<9} {alone[step]['p50_ms']:>8} / {alone[step]['p95_ms']:<8}  "
+              f"{opening[step]['p50_ms']:>8} / {opening[step]['p95_ms']:<8}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     return 0

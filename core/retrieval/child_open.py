@@ -47,11 +47,8 @@ def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, war
 
 def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus | None:
     """What a child process read of the corpus; None when no child could read it (the caller reads it)."""
-    request = pickle.dumps((settings, corpus, config))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
     try:
-        done = subprocess.run([sys.executable, "-m", "core.retrieval.child_open"], input=request, capture_output=True,
-                              cwd=REPO_ROOT, env=env, timeout=CHILD_TIMEOUT_S, check=False)
+        done = run_child(settings, corpus, config)
         outcome = pickle.loads(done.stdout) if done.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
         log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
@@ -65,6 +62,14 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> R
         raise outcome  # the corpus's own error, as reading it here would raise it
     read: ReadCorpus = outcome
     return read
+
+
+def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> subprocess.CompletedProcess[bytes]:
+    """The reading child run to its end (its pickled outcome on stdout), bounded by CHILD_TIMEOUT_S."""
+    request = pickle.dumps((settings, corpus, config))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
+    return subprocess.run([sys.executable, "-m", "core.retrieval.child_open"], input=request, capture_output=True,
+                          cwd=REPO_ROOT, env=env, timeout=CHILD_TIMEOUT_S, check=False)
 
 
 def read_apart(settings: Settings, corpus: str) -> bool:
