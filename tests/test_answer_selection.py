@@ -293,3 +293,78 @@ def test_vietnamese_terms_drop_pronouns_and_interrogatives():
     assert {"báo", "trước", "giờ", "nuôi", "con", "giấy", "tờ", "bao", "tiền"} <= set(asked)
     # Content a statute writes with the same syllables stays: "bao gồm", "bản sao", "chưa thành niên".
     assert {"bao", "sao", "chưa"} <= set(terms_of("Hồ sơ bao gồm bản sao giấy tờ của người chưa thành niên"))
+
+
+def _signals_over(records: dict[str, UnitRecord], index: dict[str, int]):
+    import numpy as np
+
+    from core.answer.signals import Signals
+
+    class _Embedder:
+        cosine_stretch = 1.0
+        token_model = None
+
+    class _Stores:
+        units = records
+        embedder = _Embedder()
+
+    _Stores.index = index  # type: ignore[attr-defined]
+    signals = Signals(_Stores(), np.array([1.0, 0.0]), None, np.zeros(2), np.zeros(2))  # type: ignore[arg-type]
+    signals.vector_of = lambda unit_id: np.array([1.0, 0.0])  # type: ignore[method-assign]
+    signals.soft_match = lambda question, texts: None  # type: ignore[method-assign]
+    return signals
+
+
+def test_a_transitional_provision_answers_only_a_question_about_the_transition():
+    """A 2013 addendum of the rules (부칙 <제213호,2013.10.4> 제3조, a special case for nursing hospitals' lifts
+    until they are refitted) holds the body rule's words and outranks it for a user asking what the law requires
+    now; a question about the old case or the date may cite it. The addenda's own titles are a promulgation number
+    and a topic: the 부칙 is read from the address of the part the article sits in."""
+    addendum = "요양병원의 입원실 병상 및 엘리베이터 기준은 2013년 이전에 개설한 요양병원에 대하여는 종전의 규정에 따른다."
+    body = "요양병원의 입원실에는 병상마다 엘리베이터 접근이 가능하도록 하여야 한다."
+    records = {
+        "R": UnitRecord(id="R", type="document", label="의료법 시행규칙"),
+        "add": UnitRecord(id="add", type="chapter", label="의료법 시행규칙 부칙 <제213호,2013.10.4>",
+                          title="제213호,2013.10.4", parent_id="R"),
+        "add-3": UnitRecord(id="add-3", type="article", label="의료법 시행규칙 부칙 <제213호,2013.10.4> 제3조",
+                            title="요양병원의 침대용 엘리베이터 설치에 관한 특례", parent_id="add"),
+        "A": UnitRecord(id="A", type="paragraph", text=addendum, parent_id="add-3"),
+        "art-34": UnitRecord(id="art-34", type="article", label="의료법 시행규칙 제34조", title="의료기관의 시설기준",
+                             parent_id="R"),
+        "B": UnitRecord(id="B", type="paragraph", text=body, parent_id="art-34"),
+    }
+
+    def chosen(question: str) -> list[str]:
+        ledger = _ledger([("A", addendum, 1), ("B", body, 2)], [])
+        signals = _signals_over(records, {"A": 0, "B": 1})
+        return [c.evidence.unit.id for c in choose_units(ledger, Scorer.for_question(question, ledger), signals).choices]
+
+    assert chosen("요양병원 입원실 병상에 엘리베이터 기준이 있나요?") == ["B"]
+    assert "A" in chosen("2013년 이전에 개설한 요양병원도 입원실 병상 엘리베이터 기준을 따르나요?")
+
+
+def test_transitional_headings_in_each_language_and_not_their_look_alikes():
+    """Vietnamese "Quy định chuyển tiếp" / "Hiệu lực thi hành" and English "Transition provisions" are transitional;
+    "Hiệu lực của hợp đồng" (a contract's validity) and "Commencement of investigations" are rules of the body."""
+    from core.answer.selection import under_transition
+
+    records = {
+        "L": UnitRecord(id="L", type="document", label="Luat", title="Luật Du lịch"),
+        "d78": UnitRecord(id="d78", type="article", title="Quy định chuyển tiếp", parent_id="L"),
+        "d78-1": UnitRecord(id="d78-1", type="paragraph", text="Doanh nghiệp đã được cấp giấy phép …", parent_id="d78"),
+        "d77": UnitRecord(id="d77", type="article", title="Hiệu lực thi hành", parent_id="L"),
+        "d401": UnitRecord(id="d401", type="article", title="Hiệu lực của hợp đồng", parent_id="L"),
+        "s532": UnitRecord(id="s532", type="section", title="Transition provisions", parent_id="L"),
+        "s532a": UnitRecord(id="s532a", type="paragraph", text="(a) Standard.", parent_id="s532"),
+        "g64": UnitRecord(id="g64", type="passage", title="Step 2 - Commencement of investigations", parent_id="L"),
+        "k3": UnitRecord(id="k3", type="article", label="의료법 제3조", title="의료기관", parent_id="L"),
+    }
+
+    class _Stores:
+        units = records
+
+    class _Signals:
+        stores = _Stores()
+
+    signals = _Signals()
+    assert [u for u in records if under_transition(signals, u)] == ["d78", "d78-1", "d77", "s532", "s532a"]

@@ -131,6 +131,25 @@ SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\
 SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", r"제재", r"불이익", r"\bpenalt", r"\bfines?\b",
                       r"\bfined\b", r"\bsanction", r"\bpunish", r"\bprison", r"\boffen[cs]e", r"\bcriminal",
                       r"phạt", r"\btù\b", r"chế tài", r"truy cứu", r"xử lý")
+# A transitional or commencement provision says how the law applied to what began before it, or from when it
+# applies: a Korean 부칙 (addenda: 시행일, 경과조치, 적용례, a dated 특례), "Điều khoản / Quy định chuyển tiếp", "Hiệu lực
+# thi hành", "Transitional provisions", "Entry into force". It reads like the body provision it qualifies ("요양병원
+# … 엘리베이터 …") and answers only a question about the transition, the date or the old law. Read from a heading
+# on the unit's path (its article's title, a part's) or, for the Korean addenda, whose own titles are a promulgation
+# number or a topic, from the 부칙 its address sits under. English headings only whole: "commencement" also heads
+# an investigation's procedure, "Citation, commencement and interpretation" a rulebook's definitions.
+TRANSITION_HEADING = _any(
+    r"(?:^|\s)부\s?칙(?:\s|<|$)", r"경과\s?조치", r"^\s*시행일\s*$", r"^\s*적용례\s*$",
+    r"chuyển tiếp", r"hiệu lực thi hành",
+    r"^\s*(?:transition(?:al)?(?: provisions?)?|savings? and transitional provisions?|entry into force(?: and application)?"
+    r"|commencement|effective dates?)\s*$")
+TRANSITION_ASKED = _any(
+    r"부\s?칙", r"경과", r"시행일", r"시행(?:되|된|돼|하|한|할|했|일)", r"언제부터", r"적용례", r"종전", r"개정\s?전", r"이전\s?법",
+    r"옛\s?법", r"\d{4}\s?년",
+    r"chuyển tiếp", r"hiệu lực", r"thi hành", r"luật cũ", r"trước ngày", r"bãi bỏ", r"năm \d{4}",
+    r"\btransition", r"\beffective\b", r"\binto force\b", r"\bin force\b", r"\bcommence", r"\bcompliance dates?\b",
+    r"\bappl(?:y|ies) from\b", r"\brepeal", r"\bold (?:law|rules?|directive|regime)\b", r"\bprior to\b",
+    r"\b(?:19|20)\d\d\b")
 _ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO, Kind.CONDITION)
 
 
@@ -151,6 +170,11 @@ def enumerates(question: str) -> bool:
 def asks_sanction(question: str) -> bool:
     """Whether the question asks about a penalty, a fine or another sanction."""
     return bool(SANCTION_ASKED.search(question))
+
+
+def asks_transition(question: str) -> bool:
+    """Whether the question asks about a transition, an entry into force or the law before it."""
+    return bool(TRANSITION_ASKED.search(question))
 
 
 def lists_elements(text: str) -> bool:

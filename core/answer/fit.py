@@ -24,7 +24,7 @@ from core.answer.checkable import checkable_words
 from core.answer.defined import asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
-from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
@@ -164,6 +164,9 @@ class _Fitter:
         self._units: dict[str, UnitRecord] = {}
         # Kept on the instance: a cache on the method would be the class's and keep every answer alive.
         self._regions: dict[str, list[UnitRecord]] = {}
+        # A transitional provision the selection kept out of its pool does not come back as a swap: it carries the
+        # kinds' words (a date, "다음 각 호") for the old case, not the rule asked about.
+        self._barred = transitional_units(deps.ledger, deps.question, signals)
 
     def know(self, unit_ids: list[str]) -> None:
         """Reads the headings of those of these units not yet known, in one query."""
@@ -247,7 +250,7 @@ class _Fitter:
         opened to their sub-units when `opened`), the DECIDING_READ that cover the question best, their headings
         (and those of `also`) read in one query."""
         found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.id not in chosen and keep(e.unit)]
+                 if e.unit.text and e.unit.id not in chosen and e.unit.id not in self._barred and keep(e.unit)]
         if opened and found:
             found = self.opened(found)
         found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]

@@ -21,7 +21,7 @@ from itertools import combinations
 
 import numpy as np
 
-from core.answer.asked import SANCTION_HEADING, asks_sanction
+from core.answer.asked import SANCTION_HEADING, TRANSITION_HEADING, asks_sanction, asks_transition
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.signals import Signals, clauses
 from core.answer.soft_match import SoftMatch
@@ -310,14 +310,49 @@ def under_sanction(signals: Signals | None, unit_id: str) -> bool:
     return any(SANCTION_HEADING.search(t) for t in (titles if found else titles[:1]))
 
 
+def under_transition(signals: Signals | None, unit_id: str) -> bool:
+    """Whether the unit is a transitional or commencement provision (asked.TRANSITION_HEADING): a title on its path
+    below the document, or the address of a part it sits in (a Korean 부칙 is addressed "… 부칙 <제213호,2013.10.4>",
+    its title being the promulgation number), read from the corpus stores (no stores: never). The whole path, not
+    only the article's: the addenda are a part whose articles carry titles of their own ("…에 관한 특례")."""
+    if signals is None:
+        return False
+    units, seen = signals.stores.units, set()
+    uid: str | None = unit_id
+    while uid is not None and uid in units and uid not in seen:
+        seen.add(uid)
+        unit = units[uid]
+        if unit.type == "document":
+            return False
+        if TRANSITION_HEADING.search(unit.title) or TRANSITION_HEADING.search(unit.label):
+            return True
+        uid = unit.parent_id
+    return False
+
+
+def transitional_units(ledger: EvidenceLedger, question: str, signals: Signals | None) -> set[str]:
+    """The transitional evidence (`under_transition`) of a question that asks of no transition: it qualifies, for
+    what began before the law or until it applied, the rule that answers."""
+    if asks_transition(question):
+        return set()
+    return {u for u in ledger.units if under_transition(signals, u)}
+
+
+def barred_units(ledger: EvidenceLedger, question: str, signals: Signals | None) -> set[str]:
+    """The evidence that answers only a question of its own kind: penalty provisions (`under_sanction`) unless the
+    question asks of a sanction, transitional ones (`transitional_units`) unless it asks of the transition."""
+    sanction = set() if asks_sanction(question) else {u for u in ledger.units if under_sanction(signals, u)}
+    return sanction | transitional_units(ledger, question, signals)
+
+
 def candidates(ledger: EvidenceLedger, scorer: Scorer, signals: Signals | None) -> list[Candidate]:
     """Every candidate set with its features (bench.select_fit fits SET_WEIGHTS on exactly these). A question that
-    asks of no sanction gets none of the penalty provisions among them (`under_sanction`): they restate the duty."""
+    asks of no sanction gets none of the penalty provisions among them, one that asks of no transition none of the
+    transitional ones (`barred_units`): they restate or qualify the rule that answers."""
     rank = _seed_ranks(ledger)
     ctx = _Context(ledger, scorer, signals, bigrams(terms_of(scorer.question)), rank,
                    two_part=len(clauses(scorer.question)) >= 2)
-    barred: set[str] = set() if asks_sanction(scorer.question) else \
-        {u for u in ledger.units if under_sanction(signals, u)}
+    barred = barred_units(ledger, scorer.question, signals)
     pool = _pool(rank, barred)
     out = [Candidate((u,), ctx.features((u,), None)) for u in pool]
     linked: dict[frozenset[str], Edge] = {frozenset((e.source, e.target)): e for e in linked_pairs(ledger)
