@@ -28,6 +28,7 @@ from core.answer.graph import GraphReader
 from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question
 from core.answer.stores import open_stores
+from core.domain.labels import KOREAN_SUB_UNIT, without_marks
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import Settings, get_settings
 
@@ -71,17 +72,16 @@ def rolled_up(cited: list[str], gold: set[str], graph: GraphReader | None, membe
     return out
 
 
-_MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
 # Korean sub-units run on from their article without a space ("의료법 제15조제1항제2호가목"); Vietnamese ones follow
 # it as words ("… Điều 27 khoản 1 điểm a").
-_KO_SUB = re.compile(r"(조(?:의\d+)?)(?:제\d+(?:의\d+)?[항호]|[가-하]목)+$")
+_KO_SUB = re.compile(rf"(조(?:의\d+)?)(?:{KOREAN_SUB_UNIT})+$")
 _VI_SUB = re.compile(r"(Điều \d+\w*)(?: khoản \d+\w*)?(?: điểm \w+)?$", re.I)
 
 
 def article_of(label: str) -> str:
     """A label at article level: "…, Article 33(1)(b)" → "…, Article 33", "의료법 제15조제1항" → "의료법 제15조",
     "… Điều 27 khoản 1" → "… Điều 27" (its paragraph and point marks dropped)."""
-    return _VI_SUB.sub(r"\1", _KO_SUB.sub(r"\1", _MARKS.sub("", label).strip()))
+    return _VI_SUB.sub(r"\1", _KO_SUB.sub(r"\1", without_marks(label)))
 
 
 def prf(cited: set[str], gold: set[str]) -> tuple[float, float, float]:

@@ -40,7 +40,7 @@ _OTHER = frozenset(
     _VIETNAMESE.split() + list(VIETNAMESE_FUNCTION_WORDS) +
     "저 저희 우리 제가 우리가 당신 그 이 저것 이것 무엇 어떤 어떻게 언제 누가 왜 있나요 되나요 하나요 해야 합니까 "
     # Korean nouns a typed question is phrased with: when, how much, what, and the time of asking.
-    "뭐 무엇 얼마 어디 언제 누구 정도 때문 이번 요즘 지금 오늘 어제 내일 동안 다음 전 후 좀".split())
+    "뭐 얼마 어디 누구 정도 때문 이번 요즘 지금 오늘 어제 내일 동안 다음 전 후 좀".split())
 _CONTRACTION = re.compile(r"['’](?:ve|re|m|ll|d)$|n['’]t$", re.I)  # "we've", "I'm", "don't": never content
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 

@@ -17,6 +17,7 @@ from core.answer.deps import AnswerDeps, Evidence
 from core.answer.fit import HEADING_WORDS
 from core.answer.terms import terms_of
 from core.domain import StoreError
+from core.domain.labels import without_marks
 from core.stores.queries import UnitRecord
 
 # Written citations that carry a rule's content (not a defined term's use, not an amendment).
@@ -31,7 +32,6 @@ _DEFERS = {kind: re.compile(_POINTER.format(nouns=nouns), re.I) for kind, nouns 
 # "paragraphs 47 to 87": a block of a document, not the one provision that holds the content.
 _RANGE = re.compile(r"\b\d+\s*(?:to|through|-|–)\s*\d+\b", re.I)
 _MARK = re.compile(r"\(([^()]{1,8})\)")
-_MARKS_AT_END = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
 
 
 def _own_label(label: str) -> str:
@@ -43,10 +43,10 @@ def _named_in(ref: str, target_label: str, source_label: str) -> bool:
     """Whether the phrase's citation text names the target: its last paragraph or point mark ("(c)", "3" of
     "paragraph 3"), and its section or article number when that is not the citing unit's own."""
     own = _own_label(target_label)
-    base = _MARKS_AT_END.sub("", own).strip()
+    base = without_marks(own)
     number = base.split()[-1] if base.split() else ""
     marks = _MARK.findall(own[len(base):])
-    if base != _MARKS_AT_END.sub("", _own_label(source_label)).strip() and \
+    if base != without_marks(_own_label(source_label)) and \
             not re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", ref):
         return False
     if not marks:

@@ -28,6 +28,7 @@ from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, StoreError, UnitType
+from core.domain.labels import KOREAN_SUB_UNIT, without_marks
 from core.stores.queries import UnitRecord
 
 log = logging.getLogger("citewalk.answer")
@@ -80,10 +81,7 @@ REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 HEADING_WORDS = 8
 _CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
 _DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
-_MARKS = re.compile(r"(?:\s*\([^()]{1,8}\))+$")
-# Korean sub-units run on from their article's label without a space or a bracket: 제56조 → 제56조제2항 (항, ①),
-# 제56조제2항제6호 (호), … 제6호가목 (목). A branch article (제56조의2) is another article, not a sub-unit.
-_KO_SUB = re.compile(r"제\d+(?:의\d+)?[항호]|[가-하]목")
+_KO_SUB = re.compile(KOREAN_SUB_UNIT)
 
 
 @dataclass
@@ -128,7 +126,7 @@ def _is_heading(unit: UnitRecord) -> bool:
 
 
 def _base(label: str) -> str:
-    return _MARKS.sub("", label).strip()
+    return without_marks(label)
 
 
 def _names(question: str, label: str) -> bool:
