@@ -1,12 +1,14 @@
 """How long a full garbage collection stops a serving process, before and after its long-lived objects are settled.
 
-    python -m bench.gc_pause [--corpus adgm] [--answers 40] [--out bench/results/gc_pause.json]
+    python -m bench.gc_pause [--corpus adgm] [--answers 40] [--late-corpus hipaa] [--out bench/results/gc_pause.json]
 
 One process as one app worker has it after its warm-up: the corpus's stores opened and the load bench's questions
 answered once (extractive, the chat's path). It then times `gc.collect()` (a full pass: every thread of the
 process waits for it) three times, settles the heap as the app does after warming up (`core.stores.heap.settle`),
 times it three times again, and answers `--answers` questions counting the collections of each generation and
-their time (`gc.callbacks`), so the young ones the answers cause are seen too.
+their time (`gc.callbacks`), so the young ones the answers cause are seen too. With `--late-corpus`, a further
+corpus is then opened by its first question, as one ingested while the app runs is, and the full passes are timed
+once more: what that corpus's objects add to every later pass.
 """
 from __future__ import annotations
 
@@ -61,6 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="adgm")
     parser.add_argument("--answers", type=int, default=40)
+    parser.add_argument("--late-corpus", default=None, help="a corpus opened after the heap settled")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     questions = QUESTIONS.get(args.corpus, QUESTIONS["adgm"])
@@ -80,6 +83,10 @@ def main() -> None:
         "full collection ms, settled": after,
         f"collections during {args.answers} answers, settled": _answers(questions, args.corpus, args.answers),
     }
+    if args.late_corpus:
+        answer_question(QUESTIONS.get(args.late_corpus, questions)[0], args.late_corpus, settings, model="extractive")
+        result[f"full collection ms, after {args.late_corpus} opened by its first question"] = _full_passes()
+        result["objects tracked then"] = len(gc.get_objects())
     print_and_save(result, args.out)
 
 

@@ -61,8 +61,36 @@ def test_stores_replaced_after_the_heap_settled_are_still_freed(hipaa_dir, tmp_p
         while open_stores(test_settings, "settledc") is before() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert open_stores(test_settings, "settledc") is not before(), "the re-ingested corpus was never swapped in"
-        assert gc.get_freeze_count() == 0
-        gc.collect()
+        # No answer runs here, so the heap is settled again at once, and the settling freed the replaced stores.
+        deadline = time.monotonic() + 30
+        while not heap.is_settled() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert heap.is_settled(), "the heap was left unsettled after the reload"
         assert before() is None, "the replaced stores outlived the reload"
     finally:
         gc.unfreeze()
+
+
+def test_a_corpus_first_opened_after_the_heap_settled_is_settled_with_it(hipaa_dir, tmp_path, test_settings, neo4j_driver):
+    """A corpus ingested while the app runs opens after the warm-up settled the heap: left in the collector, its
+    objects would lengthen every later full pass for every answer in flight."""
+    root = tmp_path / "late-corpus"
+    _copy(hipaa_dir, root, FIRST)
+    assert not run_ingest([root], "latec", test_settings, quiet=True).failures
+    try:
+        heap.settle()
+        settled = gc.get_freeze_count()
+        stores = open_stores(test_settings, "latec")
+        assert gc.get_freeze_count() >= settled + len(stores.units), "the new corpus's objects were left to the collector"
+    finally:
+        gc.unfreeze()
+
+
+def test_a_process_that_never_settled_its_heap_is_not_settled_by_an_opening(hipaa_dir, tmp_path, test_settings, neo4j_driver):
+    # A test run or a command has no warm-up: freezing there would only keep garbage alive.
+    root = tmp_path / "plain-corpus"
+    _copy(hipaa_dir, root, FIRST)
+    assert not run_ingest([root], "plainc", test_settings, quiet=True).failures
+    gc.unfreeze()
+    open_stores(test_settings, "plainc")
+    assert gc.get_freeze_count() == 0

@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
+from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.child_open import open_corpus
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
@@ -31,6 +33,9 @@ log = logging.getLogger("citewalk.stores")
 _OPEN_LOCK = threading.Lock()
 # One opener per corpus: questions that arrive while it opens wait for that opening instead of starting theirs.
 _OPENERS: dict[tuple[object, ...], threading.Lock] = {}
+# After a reload the heap is settled again once nothing uses the replaced stores: as soon as no answer runs, or
+# they are gone. Under load that never pauses this long, it stays thawed (full passes slower, nothing pinned).
+RESETTLE_WAIT_S = 120.0
 
 
 def ingest_stamp(settings: Settings, corpus: str) -> int | None:
@@ -71,6 +76,7 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
             stores = open_corpus(settings, corpus, config)
             with _OPEN_LOCK:
                 opened = _OPEN[key] = _Opened(stores, stamp, started)
+            heap.settle_if_settled()
         return opened.stores
 
 
@@ -89,7 +95,23 @@ def _reload(key: tuple[object, ...], settings: Settings, corpus: str, config: Re
         with _OPEN_LOCK:
             _OPEN[key].reloading = False
         return
+    was_settled = heap.is_settled()
     with _OPEN_LOCK:
+        replaced = weakref.ref(_OPEN[key].stores)
         _OPEN[key] = _Opened(fresh, stamp, started)
     heap.thaw()
     log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))
+    if was_settled:
+        _settle_once_released(replaced)
+
+
+def _settle_once_released(replaced: weakref.ref[CorpusStores]) -> None:
+    """Settles the heap again (the thaw let the replaced stores' cycles be freed) once no question can still be
+    using them; settling earlier would exempt them from collection for the process's life."""
+    deadline = time.monotonic() + RESETTLE_WAIT_S
+    while time.monotonic() < deadline:
+        if replaced() is None or other_answers_in_flight() == 0:
+            heap.settle()
+            return
+        time.sleep(0.5)
+    log.info("the heap stays unsettled after a reload: answers ran throughout the %.0f s waited", RESETTLE_WAIT_S)

@@ -4,7 +4,8 @@ Once its corpora are open a worker holds most of a million long-lived objects (u
 modules, the web framework). A full collection walks them all with every thread stopped (about a second on these
 2 cores, `bench.gc_pause`), and under load one falls due every few minutes: every answer in flight waits for it.
 What is alive once the stores are open and warm lives as long as the process, so it is frozen out of those
-passes (`gc.freeze`); a reload thaws it first, since the stores it replaces may hold cycles only a full pass frees.
+passes (`gc.freeze`); so is a corpus opened later (ingested while the app runs). A reload thaws it, since the
+stores it replaces may hold cycles only a full pass frees, and settles again once no question can still use them.
 """
 from __future__ import annotations
 
@@ -25,6 +26,18 @@ def settle() -> int:
         frozen = gc.get_freeze_count()
     log.info("%d long-lived objects exempt from full garbage collections", frozen)
     return frozen
+
+
+def settle_if_settled() -> int:
+    """`settle` again in a process that settled before (a serving one, past its warm-up): stores opened since,
+    a corpus ingested while it runs, then live as long as those of the warm-up, and left in the collector they
+    make every later full pass longer, for every answer in flight. Other processes (tests, commands) are left
+    as they are. Returns how many objects are exempt (0 when nothing was done)."""
+    return settle() if is_settled() else 0
+
+
+def is_settled() -> bool:
+    return gc.get_freeze_count() > 0
 
 
 def thaw() -> None:
