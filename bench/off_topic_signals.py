@@ -88,7 +88,7 @@ def signals(corpus: _Corpus, question: str) -> dict[str, float]:
     centred_q = centred_q / np.linalg.norm(centred_q)
     centred = np.full(len(stores.unit_ids), -1.0, dtype=np.float32)
     np.maximum.at(centred, stores.window_unit, corpus.centred @ centred_q)
-    terms = list(dict.fromkeys(t for w in checkable_words(question) for t in stores.terms(w)))
+    terms = list(dict.fromkeys(t for w in checkable_words(question) for t, *_ in stores.terms(w)))
     idf = {t: math.log(1 + (corpus.documents - corpus.df(t) + 0.5) / (corpus.df(t) + 0.5)) for t in terms}
     total = math.fsum(idf.values()) or 1.0
     held: set[str] = set().union(*(corpus.unit_terms(int(i)) for i in near))

@@ -71,7 +71,7 @@ class Settings(BaseSettings):
 
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
-    # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi). Questions use the one stored with the index.
+    # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi), ko-kiwi+parts. Questions use the one stored with the index.
     lexical_analyzer: str = "auto"
 
     @field_validator("embedding_backend")

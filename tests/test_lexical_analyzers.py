@@ -84,6 +84,50 @@ def test_korean_morphemes_drop_particles_and_mark_stems():
     assert "정하/V" in analyzer.tokenize("대통령령으로 정하는 경우")
 
 
+def test_a_korean_compound_noun_is_also_indexed_by_its_parts():
+    # Kiwi keeps "세탁소" and "세탁물" whole, so a user's laundry shop and the statute's laundry shared no term.
+    parts, whole = get_analyzer("ko-kiwi+parts"), get_analyzer("ko")
+    assert set(parts.tokenize("세탁소에 맡기면")) & set(parts.tokenize("세탁물을 처리하는 자")) == {"세탁/p"}
+    assert not set(whole.tokenize("세탁소에 맡기면")) & set(whole.tokenize("세탁물을 처리하는 자"))
+    assert parts.groups("입원실 침대") == [("입원실", "입원"), ("침대",)]
+    # Two syllables are no compound, a reading with a particle is no part ("전문의" is no "전문" + "의"), and a
+    # loanword is no compound ("시스템" is no "시" + "스템").
+    assert parts.groups("병원 전문의 시스템") == [("병원",), ("전문의",), ("시스템",)]
+    # The default analyzer keeps compounds whole, and an index saved with it is read the way it was cut.
+    assert whole.name == "ko-kiwi" and whole.tokenize("세탁물") == ["세탁물"]
+
+
+KO_UNITS = ["의료기관은 세탁물을 세탁물 처리업자에게 맡긴다", "세탁 방법을 정한다", "간호사의 업무", "전자의무기록을 보존한다"]
+
+
+def test_words_written_alike_score_as_without_parts_and_parts_only_where_a_word_is_not_written():
+    parts = LexicalIndex.build(["laundry", "wash", "nurse", "record"], KO_UNITS, analyzer=get_analyzer("ko-kiwi+parts"))
+    whole = LexicalIndex.build(["laundry", "wash", "nurse", "record"], KO_UNITS, analyzer=get_analyzer("ko-kiwi"))
+    # A unit that writes the question's words scores as in the index without parts; parts only add where a word
+    # is not written ("wash" writes "세탁", a part of "세탁물").
+    for question, unit in (("세탁물 처리", 0), ("간호사의 업무", 2), ("전자의무기록 보존", 3)):
+        with_parts, without = parts.scores(question), whole.scores(question)
+        assert without[unit] > 0 and with_parts[unit] == pytest.approx(without[unit])
+        assert (with_parts >= without - 1e-6).all()
+    assert parts.scores("세탁물 처리")[1] > 0 == whole.scores("세탁물 처리")[1]
+    # The shop's "세탁소" and the word "세탁" reach the statute's "세탁물" by its part; the unit that writes "세탁"
+    # keeps its own match.
+    shop = parts.scores("세탁소")
+    assert shop[0] > 0 and shop[1] == pytest.approx(whole.scores("세탁")[1]) and shop[2] == shop[3] == 0
+    assert parts.scores("세탁")[0] > 0 == whole.scores("세탁")[0]
+    assert parts.search("세탁소", 2)[0][0] in {"laundry", "wash"}
+
+
+def test_a_compound_matched_by_its_parts_weighs_as_one_word():
+    index = LexicalIndex.build(["record", "other"], ["진료 기록을 보존한다", "간호사의 업무"],
+                               analyzer=get_analyzer("ko-kiwi+parts"))
+    # "전자의무기록" is not written: a unit holding all its parts (전자, 의무, 기록) scores their mean, not their sum;
+    # one holding only "기록" is not found by it.
+    assert index.scores("전자의무기록")[0] == 0 < index.scores("기록")[0]
+    both = LexicalIndex.build(["record", "other"], ["전자 의무 기록", "간호사의 업무"], analyzer=get_analyzer("ko-kiwi+parts"))
+    assert both.scores("전자의무기록")[0] == pytest.approx(np.mean([both.scores(w)[0] for w in ("전자", "의무", "기록")]))
+
+
 def test_the_analyzer_and_unit_terms_are_saved_with_the_index(tmp_path):
     index = LexicalIndex.build(["vc", "nv", "byt"], VI_UNITS, analyzer=get_analyzer("vi"))
     index.save(tmp_path / "c")

@@ -3,6 +3,9 @@
 The corpus's language is detected from its units' script at index time (script.py, the project's one detector) (override: the
 `lexical_analyzer` setting); the analyzer's name is saved next to the index, so questions are cut
 into terms exactly as the units were.
+
+A question is scored word by word (`term_groups`): a word is one term, or, where the analyzer indexes a compound's
+parts beside it ("ko-kiwi+parts"), the term followed by its parts, read where a unit does not write the word.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from core.analyzers.english import tokenize as english_tokens
-from core.analyzers.korean import KoreanAnalyzer
+from core.analyzers.korean import PARTS, KoreanAnalyzer
 from core.analyzers.script import detect_language
 from core.analyzers.vietnamese import SEGMENTERS, VietnameseAnalyzer
 
@@ -24,6 +27,12 @@ class Analyzer(Protocol):
     def tokenize(self, text: str) -> list[str]: ...
 
 
+def term_groups(analyzer: Analyzer, text: str) -> list[tuple[str, ...]]:
+    """A question's words as terms: each word's term, then the parts it is also indexed by (none but Korean's)."""
+    groups = getattr(analyzer, "groups", None)
+    return groups(text) if groups is not None else [(term,) for term in analyzer.tokenize(text)]
+
+
 class EnglishAnalyzer:
     name = "en"
 
@@ -32,16 +41,17 @@ class EnglishAnalyzer:
 
 
 def analyzer_names() -> list[str]:
-    return ["en", "ko-kiwi", *(f"vi-{s}" for s in SEGMENTERS)]
+    return ["en", "ko-kiwi", "ko-kiwi" + PARTS, *(f"vi-{s}" for s in SEGMENTERS)]
 
 
 def get_analyzer(name: str) -> Analyzer:
-    """An analyzer by its stored name ("en", "vi-pyvi", "vi-underthesea/words", "ko-kiwi", …) or a language code."""
+    """An analyzer by its stored name ("en", "vi-pyvi", "vi-underthesea/words", "ko-kiwi+parts", …) or a language
+    code. "ko-kiwi" (compounds whole) still reads the indexes saved with it."""
     name = DEFAULT_BY_LANGUAGE.get(name, name)
     if name == "en":
         return EnglishAnalyzer()
-    if name == "ko-kiwi":
-        return KoreanAnalyzer()
+    if name in ("ko-kiwi", "ko-kiwi" + PARTS):
+        return KoreanAnalyzer(parts=name.endswith(PARTS))
     if name.startswith("vi-"):
         return VietnameseAnalyzer.from_name(name)
     raise ValueError(f"unknown lexical analyzer {name!r}: use {AUTO}, en, vi, ko or one of {', '.join(analyzer_names())}"

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from core.analyzers import term_groups
 from core.domain import Edge
 from core.embeddings import SENTENCE_TRANSFORMERS, Embedder, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
@@ -102,10 +103,11 @@ class CorpusStores:
         return self._remember(self._query_vectors, tuple(texts), MAX_QUERY_VECTORS,
                               lambda: self.embedder.embed_queries(texts, self.config.query_threads))
 
-    def terms(self, text: str) -> tuple[str, ...]:
-        """The corpus analyzer's terms of a question (every BM25 index of the stores was cut by that analyzer)."""
+    def terms(self, text: str) -> tuple[tuple[str, ...], ...]:
+        """The corpus analyzer's terms of a question, word by word (`core.analyzers.term_groups`; every BM25 index
+        of the stores was cut by that analyzer)."""
         return self._remember(self._question_terms, text, MAX_QUESTION_TERMS,
-                              lambda: tuple(self.lexical.analyzer.tokenize(text)))
+                              lambda: tuple(term_groups(self.lexical.analyzer, text)))
 
     def hub_edges(self, key: Hashable, read: Callable[[], tuple[Edge, ...] | None]) -> tuple[Edge, ...] | None:
         """A hub's edges as Neo4j returned them for this key (unit, types, limit, within), read once: the held edges
@@ -201,7 +203,7 @@ class CorpusStores:
 
     def _lexical_scores_of(self, text: str) -> np.ndarray:
         out = np.zeros(len(self.unit_ids), dtype=np.float32)
-        raw = self.lexical.term_scores(self.terms(text))
+        raw = self.lexical.group_scores(self.terms(text))
         known = self.lexical_to_unit >= 0
         out[self.lexical_to_unit[known]] = raw[known]
         return out
@@ -220,7 +222,7 @@ class CorpusStores:
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical
-        return self.lexical_scores(text) if index is None else index.term_scores(self.terms(text))  # over unit_ids
+        return self.lexical_scores(text) if index is None else index.group_scores(self.terms(text))  # over unit_ids
 
     @cached_property
     def children(self) -> dict[str, list[str]]:
