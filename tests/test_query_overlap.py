@@ -24,7 +24,9 @@ def test_the_question_is_cut_while_the_model_embeds_it(closure_corpus: str, test
     # A question before: the worker threads exist and idle, as in a running app (starting one lets go of the GIL).
     retriever.retrieve(RetrievalRequest(question="신고 기한", corpus=closure_corpus, k=5))
     assert stores.embedder.backend == "e5"
-    embed, cut = stores.embedder.embed_queries, stores.lexical.analyzer.tokenize
+    # A question is cut word by word (`core.analyzers.term_groups`): through `groups` where the analyzer has it.
+    cutting = "groups" if hasattr(stores.lexical.analyzer, "groups") else "tokenize"
+    embed, cut = stores.embedder.embed_queries, getattr(stores.lexical.analyzer, cutting)
     embedding = threading.Event()
     seen: dict[str, object] = {}
 
@@ -33,14 +35,14 @@ def test_the_question_is_cut_while_the_model_embeds_it(closure_corpus: str, test
         embedding.set()
         return embed(texts, threads)
 
-    def cut_while_embedding(text: str) -> list[str]:
+    def cut_while_embedding(text: str) -> list:
         # Kiwi keeps the GIL while it cuts: the worker must be inside the model already, or it would start only after.
         if text == QUESTION:
             seen["overlapped"] = embedding.is_set()
         return cut(text)
 
     monkeypatch.setattr(stores.embedder, "embed_queries", embedding_started)
-    monkeypatch.setattr(stores.lexical.analyzer, "tokenize", cut_while_embedding)
+    monkeypatch.setattr(stores.lexical.analyzer, cutting, cut_while_embedding)
     query = Query(stores, RetrievalRequest(question=QUESTION, corpus=closure_corpus, k=5))
     ranked, _ = retriever.rank(query)
     assert seen["overlapped"] is True and seen["thread"] != threading.current_thread().name
