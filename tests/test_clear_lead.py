@@ -26,6 +26,7 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.fusion import scaled_to_best
 from core.retrieval.stores import CorpusStores
+from core.retrieval.unit_table import UnitTable
 from core.settings import Settings
 from core.stores.graph_reader import reader_for
 from core.stores.queries import UnitRecord
@@ -53,7 +54,7 @@ def _case(embedder: Embedder, question: str, hits: dict[str, str]) -> tuple[Evid
     texts = [unit_search_text(u, "", t) for u, t in hits.items()]
     stores = CorpusStores(
         settings=settings, corpus="clear-lead", config=RetrievalConfig(), lexical=LexicalIndex.build(ids, texts),
-        embedder=embedder, collection=None, graph=reader_for(settings), unit_ids=ids, units={},
+        embedder=embedder, collection=None, graph=reader_for(settings), unit_ids=ids, units=UnitTable.from_records({}),
         window_matrix=embedder.embed(texts), window_unit=np.arange(len(ids)), lexical_to_unit=np.arange(len(ids)),
         index={u: i for i, u in enumerate(ids)},
     )

@@ -80,11 +80,14 @@ def test_filters_document_and_type(method, test_settings, request_):
 
 def test_repealed_units_are_excluded_unless_asked(test_settings, request_):
     from core.retrieval.reload import open_stores
+    from core.retrieval.unit_table import UnitTable
 
     stores = open_stores(test_settings, request_.corpus)
     top = get_retriever("bm25", test_settings).retrieve(request_).hits[0].unit_id
-    original = stores.units[top].status
-    stores.units[top].status = "repealed"
+    original = stores.units
+    # The stores as an ingest that marked the top hit repealed would open them.
+    stores.units = UnitTable.from_records({uid: original[uid].model_copy(update={"status": "repealed"}) if uid == top
+                                           else original[uid] for uid in original})
     stores._masks.clear()
     try:
         for method in ("bm25", "dense", "citewalk"):
@@ -92,7 +95,7 @@ def test_repealed_units_are_excluded_unless_asked(test_settings, request_):
         asked = request_.model_copy(update={"filters": Filters(include_repealed=True)})
         assert top in {h.unit_id for h in get_retriever("bm25", test_settings).retrieve(asked).hits}
     finally:
-        stores.units[top].status = original
+        stores.units = original
         stores._masks.clear()
 
 
@@ -173,8 +176,8 @@ def test_a_hubs_edges_are_read_from_neo4j_once_per_stores(test_settings, request
 
     stores = open_stores(test_settings, request_.corpus)
     assert stores.edges is not None
-    hub = next(uid for uid, edges in stores.edges.by_unit.items()
-               if sum(e.type == EdgeType.REFERENCES for e in edges) >= 4)
+    hub = next(uid for uid in stores.edges.by_unit
+               if sum(e.type == EdgeType.REFERENCES for e in stores.edges.edges_of(uid)) >= 4)
     stores._hub_reads.clear()
     read = graph_queries.neighbours
     reads = units_asked(monkeypatch, "neighbours")

@@ -95,7 +95,7 @@ def _child() -> int:
     os.nice(CHILD_NICENESS)
     settings, corpus, config = pickle.loads(sys.stdin.buffer.read())
     try:
-        outcome: object = read_corpus(settings, corpus, config).build_heading_index()
+        outcome: object = read_corpus(settings, corpus, config).build_indexes()
     except Exception as exc:  # noqa: BLE001 — sent to the parent, which raises it where opening was asked for
         outcome = exc
     answer.write(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))

@@ -26,24 +26,42 @@ HELD_TYPES: tuple[EdgeType, ...] = (EdgeType.REFERENCES, EdgeType.DELEGATES_TO, 
                                     EdgeType.AMENDS, EdgeType.REPLACES)
 
 
+# (type, source, target): an edge as held, a model made of it only when a question reads it.
+Triple = tuple[str, str, str]
+
+
 @dataclass
 class HeldEdges:
-    by_unit: dict[str, list[Edge]] = field(default_factory=dict)
+    """Each unit's edges, kept as triples: a corpus's ~12k edges as Edge models are ~25k objects for the collector
+    and ~40 ms of the serving process's interpreter to unpickle when a child read the corpus (child_open.py)."""
+
+    by_unit: dict[str, tuple[Triple, ...]] = field(default_factory=dict)
+    _made: dict[str, list[Edge]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict[str, Any]], units: Iterable[str]) -> HeldEdges:
         """Edges between two of `units` (the corpus's stored units) from `corpus_edges` rows."""
         known = set(units)
-        by_unit: dict[str, list[Edge]] = {}
+        by_unit: dict[str, list[Triple]] = {}
         # Parallel edges (a provision citing another twice) are kept, as Neo4j returns them: they count towards
         # a unit's limit there too.
         edges = sorted((str(r["type"]), str(r["source"]), str(r["target"])) for r in rows
                        if r["source"] in known and r["target"] in known and r["source"] != r["target"])
-        for kind, source, target in edges:
-            edge = Edge(source=source, type=kind, target=target)
-            by_unit.setdefault(source, []).append(edge)
-            by_unit.setdefault(target, []).append(edge)
-        return cls(by_unit)
+        for edge in edges:
+            by_unit.setdefault(edge[1], []).append(edge)
+            by_unit.setdefault(edge[2], []).append(edge)
+        return cls({unit: tuple(held) for unit, held in by_unit.items()})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HeldEdges, (self.by_unit,))  # the triples only: the models are made again where they are read
+
+    def edges_of(self, unit_id: str) -> list[Edge]:
+        """The unit's edges, made once (threads racing make equal lists; one is kept)."""
+        made = self._made.get(unit_id)
+        if made is None:
+            made = self._made.setdefault(unit_id, [Edge(type=kind, source=source, target=target)
+                                                   for kind, source, target in self.by_unit.get(unit_id, ())])
+        return made
 
     @staticmethod
     def holds(edge_types: Iterable[str]) -> bool:
@@ -54,7 +72,7 @@ class HeldEdges:
         match: which of a hub's edges Neo4j returns first is its storage order, so a hub is read from Neo4j and
         every ranking stays what it was."""
         out: list[Edge] = []
-        for edge in self.by_unit.get(unit_id, ()):
+        for edge in self.edges_of(unit_id):
             other = edge.target if edge.source == unit_id else edge.source
             if edge.type in types and (within is None or other in within):
                 if len(out) >= limit_per_unit:

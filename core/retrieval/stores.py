@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -24,6 +24,7 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.edges import HELD_TYPES, ChainStarts, HeldEdges
 from core.retrieval.filters import Filters
+from core.retrieval.unit_table import UnitTable
 from core.settings import Settings
 from core.stores import chroma_store
 from core.stores.graph_reader import Neo4jReader, reader_for
@@ -57,7 +58,7 @@ class CorpusStores:
     collection: object
     graph: Neo4jReader  # the process's shared reader: closing these stores leaves it open
     unit_ids: list[str]
-    units: dict[str, UnitRecord]
+    units: UnitTable
     window_matrix: np.ndarray  # (windows, dim), normalised
     window_unit: np.ndarray  # window row → unit index
     lexical_to_unit: np.ndarray  # lexical doc index → unit index (-1: unknown)
@@ -93,7 +94,7 @@ class CorpusStores:
                      collection, reader_for(settings), read.unit_ids, read.units, read.window_matrix,
                      read.window_unit, read.lexical_to_unit, read.index, order=read.order,
                      graph_info=read.graph_info, edges=read.edges, chain_starts=read.chain_starts,
-                     marks_delegation=any(u.delegates for u in read.units.values()), read_by_pid=read.read_by_pid)
+                     marks_delegation=read.units.any_delegates(), read_by_pid=read.read_by_pid)
         stores.__dict__.update(read.built)  # cached_property finds an index the reader built and keeps it
         return stores
 
@@ -184,19 +185,13 @@ class CorpusStores:
 
     @cached_property
     def first_windows(self) -> np.ndarray:
-        _, first = np.unique(self.window_unit, return_index=True)
-        mask = np.zeros(len(self.window_unit), dtype=bool)
-        mask[first] = True
-        return mask
+        return first_window_mask(self.window_unit)
 
     @cached_property
     def first_rows(self) -> np.ndarray:
         """Unit index → row of its first window (the unit's own vector), -1 for a unit without one. Kept on the
         stores themselves: a cache beside them would keep every set a reload replaced alive."""
-        units, rows = np.unique(self.window_unit, return_index=True)
-        first = np.full(len(self.unit_ids), -1, dtype=np.int64)
-        first[units] = rows
-        return first
+        return first_window_rows(self.window_unit, len(self.unit_ids))
 
     def lexical_scores(self, text: str) -> np.ndarray:
         return self._remember(self._lexical_scores, text, MAX_QUESTION_SCORES, lambda: self._lexical_scores_of(text))
@@ -227,28 +222,32 @@ class CorpusStores:
     @cached_property
     def children(self) -> dict[str, list[str]]:
         """Unit id → the ids of the units directly under it (from the graph's parents)."""
-        out: dict[str, list[str]] = {}
-        for uid in self.unit_ids:
-            parent = self.units[uid].parent_id
-            if parent:
-                out.setdefault(parent, []).append(uid)
-        return out
+        return children_of(self.units, self.unit_ids)
 
     @cached_property
     def adjacent(self) -> np.ndarray:
         """(units, 2): previous and next unit index in document order under the same parent, -1 if none."""
-        out = np.full((len(self.unit_ids), 2), -1, dtype=np.int64)
-        ranked = sorted((u for u in self.unit_ids if u in self.order),
-                        key=lambda u: (self.units[u].document_id, self.order[u]))
-        for a, b in zip(ranked, ranked[1:]):
-            if self.units[a].document_id == self.units[b].document_id and self.units[a].parent_id == self.units[b].parent_id:
-                out[self.index[a], 1] = self.index[b]
-                out[self.index[b], 0] = self.index[a]
-        return out
+        return adjacent_units(self.units, self.unit_ids, self.order)
 
     def allowed_mask(self, filters: Filters) -> np.ndarray:
-        return self._remember(self._masks, filters.model_dump_json(), MAX_MASKS,
-                              lambda: np.array([self.allowed(uid, filters) for uid in self.unit_ids], dtype=bool))
+        """`allowed` for every unit id, in `unit_ids` order, read off the table's columns."""
+        return self._remember(self._masks, filters.model_dump_json(), MAX_MASKS, lambda: self._allowed_rows(filters))
+
+    def _allowed_rows(self, filters: Filters) -> np.ndarray:
+        table = self.units
+        allowed = np.ones(len(table), dtype=bool)
+        if filters.document_ids:
+            allowed &= table.coded_in("document_id", filters.document_ids)
+        if filters.unit_types:
+            allowed &= table.coded_in("type", filters.unit_types)
+        if not filters.include_repealed:
+            allowed &= ~table.coded_in("status", INACTIVE_STATUSES)
+        return np.append(allowed, False)[self._table_rows]  # row -1 (not in the table) reads the False appended
+
+    @cached_property
+    def _table_rows(self) -> np.ndarray:
+        """Unit index → its row in the table (-1: not in it)."""
+        return np.array([self.units.row(u) for u in self.unit_ids], dtype=np.int64)
 
     def allowed(self, unit_id: str, filters: Filters) -> bool:
         info = self.units.get(unit_id)
@@ -272,7 +271,7 @@ class CorpusStores:
 
     def warm(self) -> CorpusStores:
         """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows, self.children
+        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows, self.children, self._table_rows
         return self
 
 
@@ -286,7 +285,7 @@ class ReadCorpus:
     lexical: LexicalIndex
     backend: str  # the embedding backend that made the corpus's vectors
     unit_ids: list[str]
-    units: dict[str, UnitRecord]
+    units: UnitTable
     window_matrix: np.ndarray
     window_unit: np.ndarray
     lexical_to_unit: np.ndarray
@@ -298,10 +297,17 @@ class ReadCorpus:
     built: dict[str, Any] = field(default_factory=dict)  # CorpusStores' lazy indexes built by the reader, by name
     read_by_pid: int = field(default_factory=os.getpid)  # the process that read it (child_open.py)
 
-    def build_heading_index(self) -> ReadCorpus:
-        """The heading BM25 built now (`CorpusStores.context_lexical`), the one slow index the stores build."""
-        self.built["context_lexical"] = heading_index(self.units, self.unit_ids, self.lexical,
-                                                      self.config.context_depth, self.graph_info)
+    def build_indexes(self) -> ReadCorpus:
+        """The stores' lazy indexes built now, by whoever read the corpus: the heading BM25
+        (`CorpusStores.context_lexical`, ~1 s) and the small ones a first question would otherwise build in the
+        serving process while its other users' answers wait."""
+        self.built.update(
+            context_lexical=heading_index(self.units, self.unit_ids, self.lexical, self.config.context_depth,
+                                          self.graph_info),
+            adjacent=adjacent_units(self.units, self.unit_ids, self.order), children=children_of(self.units, self.unit_ids),
+            first_windows=first_window_mask(self.window_unit),
+            first_rows=first_window_rows(self.window_unit, len(self.unit_ids)),
+            _table_rows=np.arange(len(self.unit_ids), dtype=np.int64))  # read_corpus lays the table out in unit_ids order
         return self
 
 
@@ -323,14 +329,15 @@ def read_corpus(settings: Settings, corpus: str, config: RetrievalConfig) -> Rea
     starts = _chain_starts(graph, corpus) if graph_info else None
     unit_ids = sorted(units)
     index = {u: i for i, u in enumerate(unit_ids)}
+    table = UnitTable.from_records({u: units[u] for u in unit_ids}, corpus)
     window_unit = np.array([index[str((m or {}).get("unit_id"))] for m in got["metadatas"]], dtype=np.int64)
     matrix = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(window_unit), -1)
     lex_map = np.array([index.get(u, -1) for u in lexical.unit_ids], dtype=np.int64)
-    return ReadCorpus(corpus, config, lexical, stored_backend(got["metadatas"]), unit_ids, units, matrix, window_unit,
+    return ReadCorpus(corpus, config, lexical, stored_backend(got["metadatas"]), unit_ids, table, matrix, window_unit,
                       lex_map, index, order, graph_info, edges, starts)
 
 
-def heading_index(units: dict[str, UnitRecord], unit_ids: list[str], lexical: LexicalIndex, depth: int,
+def heading_index(units: Mapping[str, UnitRecord], unit_ids: list[str], lexical: LexicalIndex, depth: int,
                   graph_info: bool) -> LexicalIndex | None:
     """BM25 over each unit's text plus the titles of its ancestors (rule/section/chapter/document), ~1 s for 14k
     units: a clause "(a) …" is found by the words of the rule it belongs to. None when `depth` is 0."""
@@ -345,7 +352,7 @@ def heading_index(units: dict[str, UnitRecord], unit_ids: list[str], lexical: Le
     return LexicalIndex.from_tokens(list(unit_ids), tokens, analyzer=analyzer)
 
 
-def heading_text(units: dict[str, UnitRecord], uid: str, depth: int) -> str:
+def heading_text(units: Mapping[str, UnitRecord], uid: str, depth: int) -> str:
     """The titles of up to `depth` ancestors of a unit."""
     heads: list[str] = []
     parent = units[uid].parent_id
@@ -355,10 +362,49 @@ def heading_text(units: dict[str, UnitRecord], uid: str, depth: int) -> str:
     return " ".join(h for h in heads if h)
 
 
-def context_texts(units: dict[str, UnitRecord], unit_ids: list[str], depth: int) -> list[str]:
+def context_texts(units: Mapping[str, UnitRecord], unit_ids: list[str], depth: int) -> list[str]:
     """Each unit's searchable text followed by the titles of up to `depth` ancestors, in unit order."""
     return [unit_search_text(units[uid].label, units[uid].title, units[uid].text) + "\n"
             + heading_text(units, uid, depth) for uid in unit_ids]
+
+
+def first_window_mask(window_unit: np.ndarray) -> np.ndarray:
+    """Per window row, whether it is its unit's first."""
+    _, first = np.unique(window_unit, return_index=True)
+    mask = np.zeros(len(window_unit), dtype=bool)
+    mask[first] = True
+    return mask
+
+
+def first_window_rows(window_unit: np.ndarray, units: int) -> np.ndarray:
+    """Unit index → row of its first window, -1 for a unit without one."""
+    indexes, rows = np.unique(window_unit, return_index=True)
+    first = np.full(units, -1, dtype=np.int64)
+    first[indexes] = rows
+    return first
+
+
+def children_of(units: UnitTable, unit_ids: list[str]) -> dict[str, list[str]]:
+    """Unit id → the ids of the units directly under it, in `unit_ids` order."""
+    out: dict[str, list[str]] = {}
+    for uid in unit_ids:
+        parent = units.parent_id(uid) if uid in units else None
+        if parent:
+            out.setdefault(parent, []).append(uid)
+    return out
+
+
+def adjacent_units(units: UnitTable, unit_ids: list[str], order: Mapping[str, int]) -> np.ndarray:
+    """(units, 2): previous and next unit index in document order under the same parent, -1 if none."""
+    out = np.full((len(unit_ids), 2), -1, dtype=np.int64)
+    index = {u: i for i, u in enumerate(unit_ids)}
+    ranked = sorted((u for u in unit_ids if u in order and u in units),
+                    key=lambda u: (units.value(u, "document_id"), order[u]))
+    for a, b in zip(ranked, ranked[1:]):
+        if units.value(a, "document_id") == units.value(b, "document_id") and units.parent_id(a) == units.parent_id(b):
+            out[index[a], 1] = index[b]
+            out[index[b], 0] = index[a]
+    return out
 
 
 def stored_backend(metadatas: list[Any]) -> str:

@@ -17,7 +17,7 @@ def extractor_for(settings: Settings, query: Query) -> RuleAnchorExtractor | LLM
     """One extractor per corpus stores, seeded with the corpus's defined terms."""
     key = (id(query.stores), settings.llm_model)
     if key not in _EXTRACTORS:
-        terms = [u.title or u.label for u in query.stores.units.values() if u.type == "definition"]
+        terms = query.stores.units.titles_of_type("definition")
         _EXTRACTORS[key] = anchor_extractor(settings, terms)
         # The entry goes with its stores: a reload frees the set it replaced, and a new one may reuse its address.
         weakref.finalize(query.stores, _EXTRACTORS.pop, key, None)

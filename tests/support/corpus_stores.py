@@ -7,6 +7,7 @@ from core.embeddings import get_embedder
 from core.lexical import LexicalIndex
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores
+from core.retrieval.unit_table import UnitTable
 from core.settings import Settings
 from core.stores.graph_reader import reader_for
 
@@ -23,7 +24,7 @@ def built_stores(settings: Settings, corpus: str, config: RetrievalConfig | None
     return CorpusStores(
         settings=settings, corpus=corpus, config=config or RetrievalConfig(), lexical=lexical,  # type: ignore[arg-type]
         embedder=embedder, collection=None, graph=reader_for(settings),  # type: ignore[arg-type]
-        unit_ids=ids, units={}, window_matrix=rng.random((windows, dim), dtype=np.float32),
+        unit_ids=ids, units=UnitTable.from_records({}), window_matrix=rng.random((windows, dim), dtype=np.float32),
         window_unit=np.sort(rng.integers(0, units, windows)), lexical_to_unit=np.arange(units),
         index={u: i for i, u in enumerate(ids)},
     )

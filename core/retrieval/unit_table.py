@@ -1,0 +1,114 @@
+"""A corpus's units held as columns, read as `UnitRecord`s.
+
+A serving process holds every unit of every open corpus. As ~14k pydantic records (ADGM) they are some 27k objects
+the cyclic collector tracks, and unpickling them when a child process has read the corpus (child_open.py) takes
+~0.1 s of the serving process's interpreter, while its other users' answers wait (`bench.open_stall`). As columns
+(a few lists of strings and small arrays) they unpickle in milliseconds and add a handful of tracked objects. A
+record is made the first time it is asked for and kept, so a question pays only for the units it reads.
+
+Whole-corpus reads (a filter mask, the defined terms) go through the columns, never through every record.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from core.stores.queries import UnitRecord
+
+# Columns of few distinct values (a corpus has tens of documents, a handful of types and statuses): codes into
+# their values, so a mask over them is one array comparison.
+CODED = ("document_id", "type", "status")
+TEXTS = ("label", "title", "text")
+
+
+class UnitTable(Mapping[str, UnitRecord]):
+    """Unit id → `UnitRecord`, over columns aligned with `ids`. Read-only: the stores' units change only with
+    an ingest, which opens new stores."""
+
+    def __init__(self, ids: list[str], texts: dict[str, list[str]], parents: list[str | None],
+                 codes: dict[str, np.ndarray], values: dict[str, list[str]], tiers: np.ndarray,
+                 delegates: np.ndarray, corpus: str) -> None:
+        self.ids = ids
+        self._texts = texts
+        self._parents = parents
+        self._codes = codes
+        self._values = values
+        self._tiers = tiers
+        self._delegates = delegates
+        self.corpus = corpus
+        self._rows = {uid: row for row, uid in enumerate(ids)}
+        self._made: dict[str, UnitRecord] = {}
+
+    @classmethod
+    def from_records(cls, records: Mapping[str, UnitRecord], corpus: str = "") -> UnitTable:
+        """The table of these records, which it keeps as the ones it returns (a caller holding one reads the same
+        object from the table)."""
+        ids = list(records)
+        rows = [records[uid] for uid in ids]
+        codes: dict[str, np.ndarray] = {}
+        values: dict[str, list[str]] = {}
+        for name in CODED:
+            column = [str(getattr(r, name)) for r in rows]
+            values[name] = sorted(set(column))
+            code_of = {value: code for code, value in enumerate(values[name])}
+            codes[name] = np.array([code_of[v] for v in column], dtype=np.int32)
+        table = cls(ids, {name: [str(getattr(r, name)) for r in rows] for name in TEXTS},
+                    [r.parent_id for r in rows], codes, values, np.array([r.tier for r in rows], dtype=np.int32),
+                    np.array([r.delegates for r in rows], dtype=bool),
+                    corpus or next((r.corpus for r in rows if r.corpus), ""))
+        table._made.update(records)
+        return table
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # What a child process sends: the columns, not the records made from them (child_open.py).
+        return (UnitTable, (self.ids, self._texts, self._parents, self._codes, self._values, self._tiers,
+                            self._delegates, self.corpus))
+
+    def __getitem__(self, unit_id: str) -> UnitRecord:
+        made = self._made.get(unit_id)
+        if made is not None:
+            return made
+        row = self._rows[unit_id]
+        # Threads may make the same record at once: each gets an equal one, and one of them is kept.
+        fields: dict[str, Any] = {name: column[row] for name, column in self._texts.items()}
+        fields.update({name: self._values[name][self._codes[name][row]] for name in CODED})
+        record = UnitRecord.model_construct(id=unit_id, tier=int(self._tiers[row]), parent_id=self._parents[row],
+                                            corpus=self.corpus, delegates=bool(self._delegates[row]), **fields)
+        return self._made.setdefault(unit_id, record)
+
+    def __contains__(self, unit_id: object) -> bool:
+        return unit_id in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def row(self, unit_id: str) -> int:
+        """The unit's row in the columns, -1 when it is not in the table."""
+        return self._rows.get(unit_id, -1)
+
+    def parent_id(self, unit_id: str) -> str | None:
+        return self._parents[self._rows[unit_id]]
+
+    def value(self, unit_id: str, name: str) -> str:
+        """One of the unit's text or coded fields, without making its record."""
+        row = self._rows[unit_id]
+        return self._texts[name][row] if name in self._texts else self._values[name][self._codes[name][row]]
+
+    def coded_in(self, name: str, wanted: Iterable[str]) -> np.ndarray:
+        """Per row, whether its `name` (one of CODED) is among `wanted`."""
+        values = set(wanted)
+        return np.isin(self._codes[name], [code for code, v in enumerate(self._values[name]) if v in values])
+
+    def titles_of_type(self, unit_type: str) -> list[str]:
+        """Each unit of this type's title, or its label when it has none, in table order."""
+        wanted = self.coded_in("type", [unit_type])
+        titles, labels = self._texts["title"], self._texts["label"]
+        return [titles[row] or labels[row] for row in np.flatnonzero(wanted)]
+
+    def any_delegates(self) -> bool:
+        return bool(self._delegates.any())
