@@ -128,7 +128,8 @@ async def _reader(corpus: str, cold: Settings, phase: Phase, t0: float, after_s:
     chats, without the serving process's side of an opening (unpickling, attaching handles, the first answer)."""
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig())
+    with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
+        await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig(), Path(folder) / "read.pickle")
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
 

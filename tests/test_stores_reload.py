@@ -86,6 +86,26 @@ def test_a_corpus_first_opened_after_the_heap_settled_is_settled_with_it(hipaa_d
         gc.unfreeze()
 
 
+def test_settling_after_an_opening_stops_no_answer_for_a_full_collection():
+    # Other users' answers run while a corpus opens: a full pass would stop them all while it walks what they made.
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    try:
+        heap.settle()
+        made = [[i] for i in range(10_000)]  # what answers made since the warm-up settled
+        gc.callbacks.append(seen)
+        assert heap.settle_if_settled() >= len(made)
+        assert passes and 2 not in passes, f"collections run: {passes}"
+    finally:
+        if seen in gc.callbacks:
+            gc.callbacks.remove(seen)
+        gc.unfreeze()
+
+
 def test_a_process_that_never_settled_its_heap_is_not_settled_by_an_opening(hipaa_dir, tmp_path, test_settings, neo4j_driver):
     # A test run or a command has no warm-up: freezing there would only keep garbage alive.
     root = tmp_path / "plain-corpus"

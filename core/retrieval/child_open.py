@@ -7,7 +7,7 @@ back as plain data (`ReadCorpus`); the serving process only unpickles it and att
 corpus opens faster than a child starts, so it is read here, unless other users' answers are running here then
 (core.retrieval.busy): they would each wait for its reading.
 
-The child is `python -m core.retrieval.child_open`, fed its request on stdin and answering on stdout, rather than
+The child is `python -m core.retrieval.child_open`, fed its request on stdin and writing its outcome to a file the parent names, rather than
 a multiprocessing child: that one would first re-import the parent's main module (Chainlit's command line, a
 bench's script), which costs seconds and cannot be done at all when the parent's main is not a file.
 """
@@ -19,6 +19,8 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
@@ -48,8 +50,10 @@ def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, war
 def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus | None:
     """What a child process read of the corpus; None when no child could read it (the caller reads it)."""
     try:
-        done = run_child(settings, corpus, config)
-        outcome = pickle.loads(done.stdout) if done.returncode == 0 else None
+        with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
+            out = Path(folder) / "read.pickle"
+            done = run_child(settings, corpus, config, out)
+            outcome = pickle.loads(out.read_bytes()) if done.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
         log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
         return None
@@ -64,9 +68,11 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> R
     return read
 
 
-def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> subprocess.CompletedProcess[bytes]:
-    """The reading child run to its end (its pickled outcome on stdout), bounded by CHILD_TIMEOUT_S."""
-    request = pickle.dumps((settings, corpus, config))
+def run_child(settings: Settings, corpus: str, config: RetrievalConfig, out: Path) -> subprocess.CompletedProcess[bytes]:
+    """The reading child run to its end, bounded by CHILD_TIMEOUT_S; its pickled outcome is in the file `out`.
+    A file rather than its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking the
+    interpreter back from its answering threads at every piece, while the child waited on the full pipe."""
+    request = pickle.dumps((settings, corpus, config, str(out)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
     return subprocess.run([sys.executable, "-m", "core.retrieval.child_open"], input=request, capture_output=True,
                           cwd=REPO_ROOT, env=env, timeout=CHILD_TIMEOUT_S, check=False)
@@ -88,18 +94,13 @@ def units_stored(settings: Settings, corpus: str) -> int:
 
 
 def _child() -> int:
-    # Libraries print to stdout (progress bars, warnings): the answer goes out on a duplicate of the real one,
-    # and whatever else is printed goes to stderr.
-    answer = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     os.nice(CHILD_NICENESS)
-    settings, corpus, config = pickle.loads(sys.stdin.buffer.read())
+    settings, corpus, config, out = pickle.loads(sys.stdin.buffer.read())
     try:
         outcome: object = read_corpus(settings, corpus, config).build_indexes()
     except Exception as exc:  # noqa: BLE001 — sent to the parent, which raises it where opening was asked for
         outcome = exc
-    answer.write(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
-    answer.close()
+    Path(out).write_bytes(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
     return 0
 
 

@@ -242,7 +242,8 @@ class CorpusStores:
             allowed &= table.coded_in("type", filters.unit_types)
         if not filters.include_repealed:
             allowed &= ~table.coded_in("status", INACTIVE_STATUSES)
-        return np.append(allowed, False)[self._table_rows]  # row -1 (not in the table) reads the False appended
+        # Row -1 (a unit id not in the table) reads the False appended.
+        return np.asarray(np.append(allowed, False)[self._table_rows], dtype=bool)
 
     @cached_property
     def _table_rows(self) -> np.ndarray:
