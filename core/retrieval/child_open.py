@@ -93,7 +93,7 @@ def units_stored(settings: Settings, corpus: str) -> int:
         return 0
 
 
-def _child() -> int:
+def _child() -> None:
     os.nice(CHILD_NICENESS)
     settings, corpus, config, out = pickle.loads(sys.stdin.buffer.read())
     try:
@@ -101,8 +101,12 @@ def _child() -> int:
     except Exception as exc:  # noqa: BLE001 — sent to the parent, which raises it where opening was asked for
         outcome = exc
     Path(out).write_bytes(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
-    return 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Done: tearing down the interpreter (the Chroma client, the Neo4j driver, every module's finalizers) takes
+    # 0.5-1 s, all of it time the serving process's user waits for the corpus.
+    os._exit(0)
 
 
 if __name__ == "__main__":
-    raise SystemExit(_child())
+    _child()
