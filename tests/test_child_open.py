@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import subprocess
 import sys
 import threading
 import time
@@ -131,3 +132,18 @@ def test_a_lexical_index_travels_to_another_process_with_its_analyzer(analyzer: 
     assert copy.analyzer.name == index.analyzer.name
     question = "quyền của người lao động 근로자 rights"
     assert np.array_equal(copy.scores(question), index.scores(question))
+
+
+# Threads of the child (a BLAS pool numpy starts at import, the reader's own) and their niceness, as /proc says.
+THREADS_NICENESS = """
+import pathlib, numpy
+print(sorted({int(t.joinpath("stat").read_text().rsplit(")", 1)[1].split()[16])
+              for t in pathlib.Path("/proc/self/task").iterdir()}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads threads' niceness from Linux's /proc")
+def test_every_thread_of_the_reading_child_runs_at_its_niceness() -> None:
+    done = subprocess.run([*child_open.child_python(), "-c", THREADS_NICENESS], capture_output=True, text=True,
+                          env=child_open.child_env(), check=True)
+    assert done.stdout.strip() == f"[{child_open.CHILD_NICENESS}]", done.stdout

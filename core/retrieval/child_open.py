@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -73,9 +74,25 @@ def run_child(settings: Settings, corpus: str, config: RetrievalConfig, out: Pat
     A file rather than its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking the
     interpreter back from its answering threads at every piece, while the child waited on the full pipe."""
     request = pickle.dumps((settings, corpus, config, str(out)))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
-    return subprocess.run([sys.executable, "-m", "core.retrieval.child_open"], input=request, capture_output=True,
-                          cwd=REPO_ROOT, env=env, timeout=CHILD_TIMEOUT_S, check=False)
+    return subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request, capture_output=True,
+                          cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
+
+
+def child_python() -> list[str]:
+    """This Python, started at CHILD_NICENESS: set by the child itself it would hold for its calling thread only
+    (Linux's niceness is per thread), and the threads its imports start (a BLAS pool) would run at normal
+    priority beside the answers."""
+    nice = shutil.which("nice")
+    return [nice, "-n", str(CHILD_NICENESS), sys.executable] if nice else [sys.executable]
+
+
+# A reader needs no thread pools: sized at import to every core, they would spread the child over both.
+ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def child_env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)
+    return {**os.environ, "PYTHONPATH": path, **dict.fromkeys(ONE_THREAD, "1")}
 
 
 def read_apart(settings: Settings, corpus: str) -> bool:
@@ -94,7 +111,7 @@ def units_stored(settings: Settings, corpus: str) -> int:
 
 
 def _child() -> None:
-    os.nice(CHILD_NICENESS)
+    os.nice(max(0, CHILD_NICENESS - os.nice(0)))  # where no `nice` command started it there
     settings, corpus, config, out = pickle.loads(sys.stdin.buffer.read())
     try:
         outcome: object = read_corpus(settings, corpus, config).build_indexes()
