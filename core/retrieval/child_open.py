@@ -2,14 +2,16 @@
 
 Opening reads every window from Chroma, every unit and edge from Neo4j, and builds the heading index: for a corpus
 of ~14k units some 3 s of Python work that holds the interpreter lock, shared with every answer running in the
-process meanwhile (`bench.open_stall`). A child process does that work on a core of its own and sends the result
-back as plain data (`ReadCorpus`); the serving process only unpickles it and attaches its own handles. A small
-corpus opens faster than a child starts, so it is read here, unless other users' answers are running here then
-(core.retrieval.busy): they would each wait for its reading.
+process meanwhile (`bench.open_stall`). A child process does that work on a core of its own, at the lowest
+priority, and sends the result back as plain data (`ReadCorpus`: units and edges as columns, not records); the
+serving process only unpickles it and attaches its own handles. A small corpus opens faster than a child starts,
+so it is read here, unless other users' answers are running here then (core.retrieval.busy): they would each wait
+for its reading.
 
-The child is `python -m core.retrieval.child_open`, fed its request on stdin and writing its outcome to a file the parent names, rather than
-a multiprocessing child: that one would first re-import the parent's main module (Chainlit's command line, a
-bench's script), which costs seconds and cannot be done at all when the parent's main is not a file.
+The child is `python -m core.retrieval.child_open`, fed its request on stdin and writing its outcome to a file the
+parent names, rather than a multiprocessing child: that one would first re-import the parent's main module
+(Chainlit's command line, a bench's script), which costs seconds and cannot be done at all when the parent's main
+is not a file.
 """
 from __future__ import annotations
 
