@@ -19,6 +19,7 @@ from core.domain import StoreError
 from core.lexical import LexicalIndex
 from core.retrieval import busy, child_open
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.filters import Filters
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
 
@@ -39,6 +40,13 @@ def test_a_corpus_read_in_a_child_process_gives_the_stores_read_here(test_settin
     assert there.edges is not None and here.edges is not None and there.edges.by_unit == here.edges.by_unit
     # The slow index came back built: the serving process does not build it at the first question.
     assert "context_lexical" in there.__dict__ and "context_lexical" not in here.__dict__
+    # So did the small ones, and what they give is what the serving process builds from its own read.
+    assert {"adjacent", "children", "first_windows", "first_rows"} <= there.__dict__.keys()
+    assert np.array_equal(there.adjacent, here.adjacent) and there.children == here.children
+    assert np.array_equal(there.first_rows, here.first_rows)
+    for filters in (Filters(), Filters(unit_types=["paragraph"]), Filters(include_repealed=True)):
+        assert np.array_equal(there.allowed_mask(filters), here.allowed_mask(filters))
+        assert here.allowed_mask(filters).tolist() == [here.allowed(u, filters) for u in here.unit_ids]
     question = "How soon must a covered entity notify individuals of a breach?"
     assert np.array_equal(there.context_lexical_scores(question), here.context_lexical_scores(question))
     assert np.array_equal(there.embed([question]), here.embed([question]))
