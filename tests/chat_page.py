@@ -1,9 +1,11 @@
 """Driving the chat page in Chromium: ask, wait for the answer, share it, open its permalink (tests and bench)."""
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, _graph_nodes, _sign_in
 
-__all__ = ["CHROMIUM", "LAUNCH_ARGS", "CARDS", "GRAPHS", "NOTICE", "ask", "graph_nodes", "open_link",
+__all__ = ["CHROMIUM", "LAUNCH_ARGS", "CARDS", "GRAPHS", "NOTICE", "ask", "graph_nodes", "on_thread_page", "open_link",
            "share_last_answer", "sign_in", "submit"]
 
 ANSWER_TIMEOUT_MS = 240_000
@@ -11,6 +13,9 @@ CARDS = '[data-testid="answer-cards"]'
 GRAPHS = "iframe.citation-graph-frame"
 NOTICE = "could not be shown"
 SHARE_INPUT = '[data-testid="share-link"] input.share-url'
+USER_MESSAGES = '[data-step-type="user_message"]'
+# Chainlit's move to the thread's own page waits on a thread-list request to the app, slow only under load.
+THREAD_PAGE_TIMEOUT_MS = 60_000
 sign_in, graph_nodes = _sign_in, _graph_nodes
 
 
@@ -19,7 +24,19 @@ def _more_than(page, selector: str, count: int, timeout_ms: float) -> None:
                            timeout=timeout_ms)
 
 
+def on_thread_page(url: str) -> bool:
+    return urlsplit(url).path.rstrip("/").rsplit("/", 2)[-2:-1] == ["thread"]
+
+
 def submit(page, question: str) -> None:
+    """Types a question and sends it; a later question only once Chainlit has moved the chat to its thread's page.
+
+    After a signed-in chat's first question, Chainlit's frontend (2.x, `ThreadHistory.tsx`) re-reads the sidebar's
+    thread list and then navigates from / to /thread/<id>. That route mounts a new composer: a question typed before
+    the move is wiped and #chat-submit stays disabled (its input is empty), though the run has ended.
+    """
+    if page.locator(USER_MESSAGES).count() and not on_thread_page(page.url):
+        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
     page.locator("#chat-input").fill(question)
     page.locator("#chat-submit").click()
 

@@ -1,5 +1,6 @@
 """The chat with an LLM configured (a scripted OpenAI-compatible server): the extractive answer shows at once,
-labelled; the LLM's answer arrives beside it, labelled; an LLM failure leaves the extractive answer with a notice."""
+labelled; the LLM's answer arrives beside it, labelled; an LLM failure leaves the extractive answer with a notice,
+and the chat takes the next question."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -9,6 +10,7 @@ import pytest
 from core.chat.starters import starters_for
 from core.settings import Settings
 from tests.app_process import app_env, running_app
+from tests.chat_page import on_thread_page, submit
 from tests.support.openai_stub import OpenAIStub, Reply, tool
 from tests.test_browser_chat import ADMIN, ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, SCREENS, _sign_in
 
@@ -35,14 +37,34 @@ def llm_app(stub: OpenAIStub, test_settings: Settings, neo4j_driver, hipaa_corpu
         yield url
 
 
+# The sidebar's thread list, which Chainlit re-reads after a chat's first question before it moves the chat to
+# /thread/<id> (see tests.chat_page.submit).
+THREAD_LIST = "**/project/threads"
+
+
+class HeldRequests:
+    """The page's requests to `pattern` wait until `release()`; later ones go at once."""
+
+    def __init__(self, page, pattern: str) -> None:
+        self.routes: list = []
+        self.holding = True
+        page.route(pattern, self._route)
+
+    def _route(self, route) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()
+
+
 # The answer labels (bold runs of the messages' text) in document order.
 LABEL_ORDER = """() => [...document.querySelectorAll('.message-content .font-bold')]
   .map(e => e.textContent.trim()).filter(t => t === 'Extractive answer' || t === 'LLM answer')"""
-
-
-def _ask(page, question: str) -> None:
-    page.locator("#chat-input").fill(question)
-    page.locator("#chat-submit").click()
 
 
 def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
@@ -55,16 +77,21 @@ def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
         page = browser.new_page(viewport={"width": 1360, "height": 1600})
         _sign_in(page, llm_app, ADMIN)
         page.locator("#chat-input").wait_for(timeout=60_000)
+        # The thread list is held until the first answer is in, as a loaded server can be late with it: the chat
+        # then moves to its thread's page after the answer, on every run, and the next question must still go.
+        thread_list = HeldRequests(page, THREAD_LIST)
 
         # The model endpoint fails: the extractive answer stays, labelled, with the reason.
-        _ask(page, questions[0])
+        submit(page, questions[0])
         page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         assert page.get_by_text("Extractive answer", exact=False).first.is_visible()
         assert page.get_by_text("LLM answer").count() == 0
+        assert thread_list.routes and not on_thread_page(page.url)
+        thread_list.release()
 
         # The model answers: both answers are on the page, each under its own label.
         stub.script, stub.requests = list(LLM_ANSWER), []
-        _ask(page, questions[1])
+        submit(page, questions[1])
         page.get_by_text(LLM_TEXT).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.get_by_text("Composed by stub-model").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         assert page.get_by_text("LLM answer").count() == 1
