@@ -55,6 +55,7 @@ class StepPresenter:
         self.idle_timer: asyncio.Task[None] | None = None
         # Set once an extractive answer is on screen: the LLM's streamed text then needs its own heading.
         self.heading = ""
+        self.closed = False  # close_all ran: an idle timer already past its sleep must open nothing after it
 
     async def prepare(self, detail: str) -> None:
         """A step shown at once, before any work: the officer sees the run start while stores open."""
@@ -87,7 +88,8 @@ class StepPresenter:
         await asyncio.sleep(COMPOSE_IDLE_S)
         self.idle_timer = None  # from here on it runs to the end: a half-sent step must not be cancelled
         async with self.lock:
-            await self._apply(self.order.idle())
+            if not self.closed:
+                await self._apply(self.order.idle())
 
     async def _apply(self, actions: list[StepAction]) -> None:
         for action in actions:
@@ -127,10 +129,13 @@ class StepPresenter:
         await (step.update() if step.start else step.send())
 
     async def close_all(self) -> None:
-        """A failed run must not leave spinners behind."""
+        """A failed run must not leave spinners behind: neither the steps open now, nor one an idle timer that has
+        already slept would open once it has the lock."""
         self._cancel_idle()
-        for steps in self.open.values():
-            for step in steps:
-                step.end = utc_now()
-                await step.update()
-        self.open.clear()
+        async with self.lock:
+            self.closed = True
+            for steps in self.open.values():
+                for step in steps:
+                    step.end = utc_now()
+                    await step.update()
+            self.open.clear()
