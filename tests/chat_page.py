@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, _graph_nodes, _sign_in
 
 __all__ = ["CHROMIUM", "LAUNCH_ARGS", "CARDS", "GRAPHS", "NOTICE", "ask", "graph_nodes", "on_thread_page", "open_link",
-           "share_last_answer", "sign_in", "submit"]
+           "share_last_answer", "sign_in", "submit", "HeldRequests", "THREAD_LIST"]
 
 ANSWER_TIMEOUT_MS = 240_000
 CARDS = '[data-testid="answer-cards"]'
@@ -17,6 +17,31 @@ USER_MESSAGES = '[data-step-type="user_message"]'
 # Chainlit's move to the thread's own page waits on a thread-list request to the app, slow only under load.
 THREAD_PAGE_TIMEOUT_MS = 60_000
 sign_in, graph_nodes = _sign_in, _graph_nodes
+
+
+# The sidebar's thread list, which Chainlit re-reads after a chat's first question before it moves the chat to
+# /thread/<id> (see `submit`).
+THREAD_LIST = "**/project/threads"
+
+
+class HeldRequests:
+    """The page's requests to `pattern` wait until `release()`; later ones go at once."""
+
+    def __init__(self, page, pattern: str) -> None:
+        self.routes: list = []
+        self.holding = True
+        page.route(pattern, self._route)
+
+    def _route(self, route) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()
 
 
 def _more_than(page, selector: str, count: int, timeout_ms: float) -> None:

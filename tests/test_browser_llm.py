@@ -10,7 +10,7 @@ import pytest
 from core.chat.starters import starters_for
 from core.settings import Settings
 from tests.app_process import app_env, running_app
-from tests.chat_page import on_thread_page, submit
+from tests.chat_page import THREAD_LIST, HeldRequests, on_thread_page, submit
 from tests.support.openai_stub import OpenAIStub, Reply, tool
 from tests.test_browser_chat import ADMIN, ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, SCREENS, _sign_in
 
@@ -35,31 +35,6 @@ def llm_app(stub: OpenAIStub, test_settings: Settings, neo4j_driver, hipaa_corpu
     }
     with running_app(env, tmp_path_factory.mktemp("llm-app") / "chainlit.log") as url:
         yield url
-
-
-# The sidebar's thread list, which Chainlit re-reads after a chat's first question before it moves the chat to
-# /thread/<id> (see tests.chat_page.submit).
-THREAD_LIST = "**/project/threads"
-
-
-class HeldRequests:
-    """The page's requests to `pattern` wait until `release()`; later ones go at once."""
-
-    def __init__(self, page, pattern: str) -> None:
-        self.routes: list = []
-        self.holding = True
-        page.route(pattern, self._route)
-
-    def _route(self, route) -> None:
-        if self.holding:
-            self.routes.append(route)
-        else:
-            route.continue_()
-
-    def release(self) -> None:
-        self.holding = False
-        for route in self.routes:
-            route.continue_()
 
 
 # The answer labels (bold runs of the messages' text) in document order.
@@ -108,4 +83,32 @@ def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
         SCREENS.mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(1000)
         page.screenshot(path=str(SCREENS / "chat-llm.png"), full_page=True)
+        browser.close()
+
+
+def test_a_question_typed_before_the_chat_moves_to_its_thread_is_kept(llm_app: str, stub: OpenAIStub):
+    """Chainlit moves a new chat to /thread/<id> after its first answer's thread list comes back, and mounts a new
+    message box there: the question typed meanwhile is put back into it (public/citewalk.js) and can be sent."""
+    from playwright.sync_api import sync_playwright
+
+    stub.script, stub.requests = [Reply(status=500)], []  # the first answer ends at once, with the LLM's failure
+    questions = [s.question for s in starters_for("hipaa")]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1360, "height": 1000})
+        _sign_in(page, llm_app, ADMIN)
+        page.locator("#chat-input").wait_for(timeout=60_000)
+        thread_list = HeldRequests(page, THREAD_LIST)
+        submit(page, questions[0])
+        page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.locator("#chat-input").fill(questions[1])  # typed while the chat is still on its first page
+        assert not on_thread_page(page.url)
+        thread_list.release()
+        page.wait_for_url(on_thread_page, timeout=60_000)
+        page.wait_for_function("q => document.getElementById('chat-input')?.value === q", arg=questions[1],
+                               timeout=15_000)
+        page.locator("#chat-submit").click(timeout=15_000)
+        page.wait_for_function(
+            "q => [...document.querySelectorAll('[data-step-type=\"user_message\"]')].some(e => e.textContent.includes(q))",
+            arg=questions[1], timeout=30_000)
         browser.close()
