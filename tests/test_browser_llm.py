@@ -42,23 +42,35 @@ LABEL_ORDER = """() => [...document.querySelectorAll('.message-content .font-bol
   .map(e => e.textContent.trim()).filter(t => t === 'Extractive answer' || t === 'LLM answer')"""
 
 
+def _signed_in(pw, url: str, height: int):
+    """A Chromium page signed in to the app, its message box ready."""
+    browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+    page = browser.new_page(viewport={"width": 1360, "height": height})
+    _sign_in(page, url, ADMIN)
+    page.locator("#chat-input").wait_for(timeout=60_000)
+    return browser, page
+
+
+def _first_answer_with_the_list_held(page, question: str) -> HeldRequests:
+    """Asks with the sidebar's thread list held, so the chat stays on its first page; waits for the answer's end
+    (the stub's model endpoint failing)."""
+    thread_list = HeldRequests(page, THREAD_LIST)
+    submit(page, question)
+    page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    return thread_list
+
+
 def test_extractive_first_then_llm_or_notice(llm_app: str, stub: OpenAIStub):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     questions = [s.question for s in starters_for("hipaa")]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1360, "height": 1600})
-        _sign_in(page, llm_app, ADMIN)
-        page.locator("#chat-input").wait_for(timeout=60_000)
+        browser, page = _signed_in(pw, llm_app, height=1600)
         # The thread list is held until the first answer is in, as a loaded server can be late with it: the chat
         # then moves to its thread's page after the answer, on every run, and the next question must still go.
-        thread_list = HeldRequests(page, THREAD_LIST)
-
         # The model endpoint fails: the extractive answer stays, labelled, with the reason.
-        submit(page, questions[0])
-        page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        thread_list = _first_answer_with_the_list_held(page, questions[0])
         assert page.get_by_text("Extractive answer", exact=False).first.is_visible()
         assert page.get_by_text("LLM answer").count() == 0
         assert thread_list.routes and not on_thread_page(page.url)
@@ -94,13 +106,8 @@ def test_a_question_typed_before_the_chat_moves_to_its_thread_is_kept(llm_app: s
     stub.script, stub.requests = [Reply(status=500)], []  # the first answer ends at once, with the LLM's failure
     questions = [s.question for s in starters_for("hipaa")]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1360, "height": 1000})
-        _sign_in(page, llm_app, ADMIN)
-        page.locator("#chat-input").wait_for(timeout=60_000)
-        thread_list = HeldRequests(page, THREAD_LIST)
-        submit(page, questions[0])
-        page.get_by_text("failed (HTTP 500").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        browser, page = _signed_in(pw, llm_app, height=1000)
+        thread_list = _first_answer_with_the_list_held(page, questions[0])
         page.locator("#chat-input").fill(questions[1])  # typed while the chat is still on its first page
         assert not on_thread_page(page.url)
         thread_list.release()
