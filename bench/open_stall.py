@@ -128,8 +128,7 @@ async def _reader(corpus: str, cold: Settings, phase: Phase, t0: float, after_s:
     chats, without the serving process's side of an opening (unpickling, attaching handles, the first answer)."""
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
-        await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig(), Path(folder) / "read.pickle")
+    await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig())
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
 

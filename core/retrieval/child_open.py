@@ -53,10 +53,8 @@ def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, war
 def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus | None:
     """What a child process read of the corpus; None when no child could read it (the caller reads it)."""
     try:
-        with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
-            out = Path(folder) / "read.pickle"
-            done = run_child(settings, corpus, config, out)
-            outcome = pickle.loads(out.read_bytes()) if done.returncode == 0 else None
+        done, written = run_child(settings, corpus, config)
+        outcome = pickle.loads(written) if done.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
         log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
         return None
@@ -71,13 +69,17 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> R
     return read
 
 
-def run_child(settings: Settings, corpus: str, config: RetrievalConfig, out: Path) -> subprocess.CompletedProcess[bytes]:
-    """The reading child run to its end, bounded by CHILD_TIMEOUT_S; its pickled outcome is in the file `out`.
-    A file rather than its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking the
-    interpreter back from its answering threads at every piece, while the child waited on the full pipe."""
-    request = pickle.dumps((settings, corpus, config, str(out)))
-    return subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request, capture_output=True,
-                          cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
+def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
+    """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its pickled outcome (empty when it exited
+    with an error). The outcome comes in a file rather than on its stdout: through a pipe this process would read
+    some 40 MB 32 KiB at a time, taking the interpreter back from its answering threads at every piece, while the
+    child waited on the full pipe. A child that exits without writing it raises FileNotFoundError."""
+    with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
+        out = Path(folder) / "read.pickle"
+        request = pickle.dumps((settings, corpus, config, str(out)))
+        done = subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request,
+                              capture_output=True, cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
+        return done, out.read_bytes() if done.returncode == 0 else b""
 
 
 def child_python() -> list[str]:

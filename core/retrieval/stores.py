@@ -248,7 +248,7 @@ class CorpusStores:
     @cached_property
     def _table_rows(self) -> np.ndarray:
         """Unit index → its row in the table (-1: not in it)."""
-        return np.array([self.units.row(u) for u in self.unit_ids], dtype=np.int64)
+        return table_rows(self.units, self.unit_ids)
 
     def allowed(self, unit_id: str, filters: Filters) -> bool:
         info = self.units.get(unit_id)
@@ -308,7 +308,7 @@ class ReadCorpus:
             adjacent=adjacent_units(self.units, self.unit_ids, self.order), children=children_of(self.units, self.unit_ids),
             first_windows=first_window_mask(self.window_unit),
             first_rows=first_window_rows(self.window_unit, len(self.unit_ids)),
-            _table_rows=np.arange(len(self.unit_ids), dtype=np.int64))  # read_corpus lays the table out in unit_ids order
+            _table_rows=table_rows(self.units, self.unit_ids))
         return self
 
 
@@ -383,6 +383,11 @@ def first_window_rows(window_unit: np.ndarray, units: int) -> np.ndarray:
     first = np.full(units, -1, dtype=np.int64)
     first[indexes] = rows
     return first
+
+
+def table_rows(units: UnitTable, unit_ids: list[str]) -> np.ndarray:
+    """Unit index → the unit's row in the table, -1 for one not in it."""
+    return np.array([units.row(u) for u in unit_ids], dtype=np.int64)
 
 
 def children_of(units: UnitTable, unit_ids: list[str]) -> dict[str, list[str]]:

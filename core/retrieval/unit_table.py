@@ -72,8 +72,7 @@ class UnitTable(Mapping[str, UnitRecord]):
             return made
         row = self._rows[unit_id]
         # Threads may make the same record at once: each gets an equal one, and one of them is kept.
-        fields: dict[str, Any] = {name: column[row] for name, column in self._texts.items()}
-        fields.update({name: self._values[name][self._codes[name][row]] for name in CODED})
+        fields: dict[str, Any] = {name: self._at(row, name) for name in (*TEXTS, *CODED)}
         record = UnitRecord.model_construct(id=unit_id, tier=int(self._tiers[row]), parent_id=self._parents[row],
                                             corpus=self.corpus, delegates=bool(self._delegates[row]), **fields)
         return self._made.setdefault(unit_id, record)
@@ -96,7 +95,9 @@ class UnitTable(Mapping[str, UnitRecord]):
 
     def value(self, unit_id: str, name: str) -> str:
         """One of the unit's text or coded fields, without making its record."""
-        row = self._rows[unit_id]
+        return self._at(self._rows[unit_id], name)
+
+    def _at(self, row: int, name: str) -> str:
         return self._texts[name][row] if name in self._texts else self._values[name][self._codes[name][row]]
 
     def coded_in(self, name: str, wanted: Iterable[str]) -> np.ndarray:

@@ -17,11 +17,12 @@ log = logging.getLogger("citewalk.heap")
 _LOCK = threading.Lock()
 
 
-def settle() -> int:
-    """Frees what is garbage now, then exempts everything still alive from later full collections; returns how
-    many objects are exempt. For a process whose stores are open and warm (the app after its warm-up)."""
+def settle(generation: int = 2) -> int:
+    """Frees what is garbage now (in generations up to `generation`; 2 is a full pass), then exempts everything
+    still alive from later full collections; returns how many objects are exempt. For a process whose stores are
+    open and warm (the app after its warm-up)."""
     with _LOCK:
-        gc.collect()
+        gc.collect(generation)
         gc.freeze()
         frozen = gc.get_freeze_count()
     log.info("%d long-lived objects exempt from full garbage collections", frozen)
@@ -38,12 +39,7 @@ def settle_if_settled() -> int:
     would walk everything their answers made since the last settle, 0.1-0.3 s with every thread stopped. What
     is garbage in the old generation is exempted with the rest until the next thaw (a reload); an opening
     happens once per corpus and process."""
-    if not is_settled():
-        return 0
-    with _LOCK:
-        gc.collect(1)
-        gc.freeze()
-        return gc.get_freeze_count()
+    return settle(generation=1) if is_settled() else 0
 
 
 def is_settled() -> bool:
