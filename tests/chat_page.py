@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from tests.test_browser_chat import CHROMIUM, LAUNCH_ARGS, _graph_nodes, _sign_in
 
 __all__ = ["CHROMIUM", "LAUNCH_ARGS", "CARDS", "GRAPHS", "NOTICE", "ask", "graph_nodes", "on_thread_page", "open_link",
-           "share_last_answer", "sign_in", "submit", "HeldRequests", "THREAD_LIST"]
+           "share_last_answer", "sign_in", "submit", "HeldRequests", "THREAD_LIST", "THREAD_PAGE_TIMEOUT_MS"]
 
 ANSWER_TIMEOUT_MS = 240_000
 CARDS = '[data-testid="answer-cards"]'

@@ -16,7 +16,17 @@ import pytest
 from bench.source_view import close_source
 from core.settings import Settings
 from tests.app_process import app_env, running_app
-from tests.chat_page import ANSWER_TIMEOUT_MS, CHROMIUM, LAUNCH_ARGS, share_last_answer, sign_in
+from tests.chat_page import (
+    ANSWER_TIMEOUT_MS,
+    CHROMIUM,
+    LAUNCH_ARGS,
+    THREAD_LIST,
+    THREAD_PAGE_TIMEOUT_MS,
+    HeldRequests,
+    on_thread_page,
+    share_last_answer,
+    sign_in,
+)
 from tests.render_support import HOSTILE
 from tests.source_support import (
     AMENDED,
@@ -94,6 +104,41 @@ def _open_graph_node(page, unit_id: str) -> None:
     frame.locator("#mynetwork canvas").click(position={"x": x, "y": y})
 
 
+def test_a_source_open_when_the_chat_moves_to_its_thread_stays_open(app_url: str):
+    """Chainlit moves a new chat to /thread/<id> once its first message is saved and mounts the answer's element
+    again there; on a loaded machine that comes after the answer. The reader's open source must survive it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = guarded_page(browser, OriginGuard(app_url), viewport={"width": 1360, "height": 1100})
+        sign_in(page, app_url, ADMIN)
+        thread_list = HeldRequests(page, THREAD_LIST)
+        starter = page.locator('[id^="starter-"]').first
+        starter.wait_for(timeout=60_000)
+        starter.click()
+        card = page.locator('[data-testid="answer-cards"] .rule-card').first
+        card.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        unit_id = card.get_attribute("data-unit-id")
+        card.locator(".rule-label").click()
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"] .cw-unit.target').wait_for(timeout=10_000)
+        assert thread_list.routes and not on_thread_page(page.url)
+
+        # The move mounts a new element in place of the one showing the panel.
+        page.evaluate("document.querySelector('[data-testid=\"answer-cards\"]').dataset.cwBeforeMove = '1'")
+        thread_list.release()
+        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
+        page.wait_for_function("() => !document.querySelector('[data-cw-before-move]')", timeout=30_000)
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"] .cw-unit.target').wait_for(timeout=10_000)
+        assert page.locator(f"{VIEW} .cw-unit.target").get_attribute("data-unit-id") == unit_id
+
+        # Closed, nothing is left for a later mount to open.
+        close_source(page)
+        kept = page.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('citewalk:source-panel:'))")
+        assert kept == []
+        browser.close()
+
+
 def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_settings: Settings, neo4j_driver, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -118,6 +163,9 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         page.locator("iframe.citation-graph-frame").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         unit_id = card.get_attribute("data-unit-id")
         claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
+        # Chainlit mounts the answer again when it moves the chat to its thread's page: the clicks below start after
+        # it (a panel open across the move is test_a_source_open_when_the_chat_moves_to_its_thread_stays_open's).
+        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
         write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
         write_pdf_document(neo4j_driver, test_settings.neo4j_database, tmp_path / "pdf-act.pdf", cited_unit=unit_id)
 

@@ -7,6 +7,30 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "
 const NEIGHBOURS = 3;
 const WHOLE_DOCUMENT = 2000;
 const SOURCES_FRESH_MS = 10 * 60 * 1000;
+// Chainlit moves a new chat from / to /thread/<id> once its first message is saved, and mounts every message's
+// element again there (bench/results/CHAT_SECOND_QUESTION.md): a source opened before the move would close under
+// its reader. Where the panel stands is kept in the tab's session storage, per answer, for the element that follows.
+const PANEL_KEY = "citewalk:source-panel:";
+
+function keptPanel(answerId) {
+  try {
+    const kept = answerId ? JSON.parse(sessionStorage.getItem(PANEL_KEY + answerId) || "null") : null;
+    const ids = (list) => Array.isArray(list) && list.every((id) => typeof id === "string");
+    return kept && typeof kept.unitId === "string" && ids(kept.trail) ? kept : null;
+  } catch {
+    return null;  // storage refused (a private window's quota) or not ours: the panel opens closed
+  }
+}
+
+function keepPanel(answerId, panel) {
+  if (!answerId) return;
+  try {
+    if (panel) sessionStorage.setItem(PANEL_KEY + answerId, JSON.stringify(panel));
+    else sessionStorage.removeItem(PANEL_KEY + answerId);
+  } catch {
+    // storage refused: the panel still works, it only closes if Chainlit mounts the answer again
+  }
+}
 
 function quotesOf(cards) {
   return cards.flatMap((card) => card.claims.map((claim) => ({
@@ -131,9 +155,11 @@ function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
 export default function AnswerCards() {
   const cards = props.cards || [];
   const segments = props.chain || [];
-  const [unitId, setUnitId] = useState(null);
-  const [trail, setTrail] = useState([]);
-  const [whole, setWhole] = useState(false);
+  const kept = useRef(undefined);
+  if (kept.current === undefined) kept.current = keptPanel(props.answerId);
+  const [unitId, setUnitId] = useState(kept.current ? kept.current.unitId : null);
+  const [trail, setTrail] = useState(kept.current ? kept.current.trail : []);
+  const [whole, setWhole] = useState(kept.current ? kept.current.whole === true : false);
   const [view, setView] = useState(null);
   const [problem, setProblem] = useState(null);
 
@@ -204,6 +230,13 @@ export default function AnswerCards() {
     setTrail(trail.slice(0, -1)); setUnitId(previous); setWhole(false); load(previous, false);
   };
   const close = () => { shownKey.current = null; setUnitId(null); setView(null); setTrail([]); setProblem(null); };
+
+  useEffect(() => {
+    keepPanel(props.answerId, unitId === null ? null : { unitId, trail, whole });
+  }, [unitId, trail, whole]);
+  useEffect(() => {
+    if (kept.current) load(kept.current.unitId, kept.current.whole === true);
+  }, []);
 
   // A node clicked in this answer's graph (a sandboxed frame) asks, through the graph element, for its source.
   useEffect(() => {
