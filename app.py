@@ -4,7 +4,6 @@ from __future__ import annotations
 import asyncio
 
 import chainlit as cl
-from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.logger import logger
 from chainlit.server import app as fastapi_app
 from chainlit.types import ThreadDict
@@ -12,17 +11,18 @@ from chainlit.types import ThreadDict
 from core.accounts import authenticate, ensure_accounts
 from core.app_db import create_schema, database_url, make_engine
 from core.chat import offline_page
-from core.chat.answer_message import COPY_LINK_ACTION, VIEW_METADATA_KEY
+from core.chat.answer_message import COPY_LINK_ACTION
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
 from core.chat.corpora import picker_corpora
+from core.chat.data_layer import CitewalkDataLayer
 from core.chat.element_faults import add_notice, send_each
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
 from core.chat.starters import starters_for
 from core.chat.storage import LocalStorageClient
-from core.chat.stored_views import SESSION_VIEWS, keep_view, save_view, stored_view
+from core.chat.stored_views import keep_view, save_view, stored_view, views_in_steps
 from core.chat.warmup import warm_up
 from core.kept_secrets import ensure_auth_secret
 from core.render.view import AnswerView
@@ -55,8 +55,8 @@ async def startup() -> None:
 
 
 @cl.data_layer
-def data_layer() -> SQLAlchemyDataLayer:
-    return SQLAlchemyDataLayer(conninfo=database_url(settings), storage_provider=LocalStorageClient(settings.app_path / "elements"))
+def data_layer() -> CitewalkDataLayer:
+    return CitewalkDataLayer(conninfo=database_url(settings), storage_provider=LocalStorageClient(settings.app_path / "elements"))
 
 
 if not settings.app_anonymous:
@@ -95,10 +95,8 @@ async def chat_start() -> None:
 @cl.on_chat_resume
 async def chat_resume(thread: ThreadDict) -> None:
     await chat_start()
-    stored = [(step["id"], meta[VIEW_METADATA_KEY]) for step in thread.get("steps", [])
-              if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta]
-    for message_id, raw in stored[-SESSION_VIEWS:]:  # the latest; an older answer's link reads its view back
-        keep_view(_views(), message_id, AnswerView.model_validate(raw))
+    for message_id, view in views_in_steps(thread.get("steps", [])):  # an older answer's link reads its view back
+        keep_view(_views(), message_id, view)
 
 
 def _options() -> RunOptions:

@@ -23,6 +23,7 @@ from tests.chat_page import (
     THREAD_LIST,
     THREAD_PAGE_TIMEOUT_MS,
     HeldRequests,
+    graph_nodes,
     on_thread_page,
     share_last_answer,
     sign_in,
@@ -136,6 +137,34 @@ def test_a_source_open_when_the_chat_moves_to_its_thread_stays_open(app_url: str
         close_source(page)
         kept = page.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('citewalk:source-panel:'))")
         assert kept == []
+        browser.close()
+
+
+def test_a_chat_opened_again_shows_its_answers_cards_graph_and_sources(app_url: str):
+    """A chat reopened later (a reload here; the sidebar's list does the same) mounts each answer from what the data
+    layer stored: the same cards, a drawn graph, and a card that opens its source."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = guarded_page(browser, OriginGuard(app_url), viewport={"width": 1360, "height": 1100})
+        sign_in(page, app_url, ADMIN)
+        starter = page.locator('[id^="starter-"]').first
+        starter.wait_for(timeout=60_000)
+        starter.click()
+        cards = page.locator('[data-testid="answer-cards"] .rule-card')
+        cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
+        labels = cards.locator(".rule-label").all_inner_texts()
+        nodes = graph_nodes(page, "iframe.citation-graph-frame")
+
+        page.reload()
+        cards.first.wait_for(timeout=60_000)
+        assert cards.locator(".rule-label").all_inner_texts() == labels
+        assert graph_nodes(page, "iframe.citation-graph-frame") == nodes
+        unit_id = cards.first.get_attribute("data-unit-id")
+        cards.first.locator(".rule-label").click()
+        page.locator(f'{VIEW}[data-unit-id="{unit_id}"] .cw-unit.target').wait_for(timeout=10_000)
         browser.close()
 
 

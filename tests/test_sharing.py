@@ -124,17 +124,19 @@ def test_accounts(app_settings: Settings):
 
 
 def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Settings):
-    """Thread, steps, element props and feedback written by one data layer are read back by a new one."""
-    from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+    """Thread, steps, element props and feedback written by one data layer are read back by a new one, the JSON it
+    stored (a step's metadata, an answer's card props) as JSON: a resumed chat mounts its cards from them."""
+    from chainlit.element import CustomElement
     from chainlit.types import Feedback, ThreadDict
     from chainlit.user import User
 
+    from core.chat.data_layer import CitewalkDataLayer
     from core.chat.storage import LocalStorageClient
 
     thread_id, step_id = str(uuid.uuid4()), str(uuid.uuid4())
 
-    def layer() -> SQLAlchemyDataLayer:
-        return SQLAlchemyDataLayer(conninfo=database_url(app_settings),
+    def layer() -> CitewalkDataLayer:
+        return CitewalkDataLayer(conninfo=database_url(app_settings),
                                    storage_provider=LocalStorageClient(app_settings.app_path / "elements"))
 
     async def write() -> None:
@@ -152,6 +154,8 @@ def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Setting
                                 "output": "answer", "streaming": False, "createdAt": "2026-01-01T00:00:00Z",
                                 "metadata": {"citewalk_view": {"k": 1}}})
         await data.upsert_feedback(Feedback(forId=step_id, value=1, threadId=thread_id, comment="useful"))
+        await data.create_element(CustomElement(name="AnswerCards", thread_id=thread_id, for_id=step_id,
+                                                props={"cards": [{"unit_id": "u1", "claims": []}], "answerId": step_id}))
         await data.engine.dispose()
 
     async def read() -> ThreadDict:
@@ -166,5 +170,6 @@ def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Setting
     assert thread["name"] == "Research disclosures" and thread["userIdentifier"] == "alice@example.org"
     step = next(s for s in thread["steps"] if s["id"] == step_id)
     assert step["output"] == "answer" and step["feedback"]["value"] == 1
-    metadata = step["metadata"] if isinstance(step["metadata"], dict) else __import__("json").loads(step["metadata"])
-    assert metadata["citewalk_view"] == {"k": 1}
+    assert step["metadata"]["citewalk_view"] == {"k": 1}
+    [element] = thread["elements"]
+    assert element["props"] == {"cards": [{"unit_id": "u1", "claims": []}], "answerId": step_id}

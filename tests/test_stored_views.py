@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from core.app_db import create_schema, metadata
 from core.chat.answer_message import VIEW_METADATA_KEY
-from core.chat.stored_views import SESSION_VIEWS, keep_view, save_view, stored_view
+from core.chat.stored_views import SESSION_VIEWS, keep_view, save_view, stored_view, views_in_steps
 from tests.render_support import hostile_view
 
 OWNER = "owner@example.org"
@@ -101,3 +101,15 @@ def test_the_apps_own_copy_serves_an_answer_whose_message_lost_its_snapshot(tmp_
     assert found["saved"] and found["own"].view == view
     assert found["other"].view is None and found["anonymous"].view is None  # the copy is its author's alone
     assert found["saved_on_broken"] is False
+
+
+def test_a_resumed_chat_restores_the_snapshots_its_messages_hold_and_skips_one_that_no_longer_reads(caplog):
+    view = hostile_view()
+    steps = [{"id": "m-user", "metadata": {}},
+             {"id": "m-old", "metadata": {VIEW_METADATA_KEY: {"cards": "not a list"}}},
+             {"id": "m-new", "metadata": {VIEW_METADATA_KEY: view.model_dump(mode="json")}},
+             {"id": "m-plain", "metadata": None}]
+    restored = views_in_steps(steps)
+    assert [(message_id, v.model_dump()) for message_id, v in restored] == [("m-new", view.model_dump())]
+    assert "m-old" in caplog.text
+    assert [m for m, _ in views_in_steps([*steps, {"id": "m-last", "metadata": steps[2]["metadata"]}], limit=1)] == ["m-last"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel, ValidationError
@@ -32,6 +33,20 @@ def keep_view(views: dict[str, AnswerView], message_id: str, view: AnswerView, l
     views[message_id] = view
     while len(views) > limit:
         del views[next(iter(views))]
+
+
+def views_in_steps(steps: Iterable[Mapping[str, Any]], limit: int = SESSION_VIEWS) -> list[tuple[str, AnswerView]]:
+    """The answer snapshots a resumed chat's messages hold, the latest `limit`. One that no longer validates (kept by
+    an older Citewalk) is left out with a log line: the chat still opens, and its link reads it back and says why."""
+    stored = [(step["id"], meta[VIEW_METADATA_KEY]) for step in steps
+              if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta]
+    views = []
+    for message_id, raw in stored[-limit:]:
+        try:
+            views.append((message_id, AnswerView.model_validate(raw)))
+        except ValidationError as exc:
+            log.warning("the snapshot of answer %s is not restored: %d fields differ", message_id, exc.error_count())
+    return views
 
 
 class ViewLookup(BaseModel):
