@@ -2,7 +2,7 @@
 opening, and the event loop's worst stall.
 
     python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--child-only | --burner-s S]
-        [--out bench/results/open_stall.json]
+        [--unsaved] [--out bench/results/open_stall.json]
 
 One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
 → ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
@@ -18,7 +18,9 @@ load drifts over minutes, and alternating puts both phases under the same drift.
 rows: p95 of warm-corpus questions while a corpus opens against p95 alone (their ratio), and the loop's worst stall;
 each answer step's p50 / p95 on both sides says which step the opening slows. `--child-only` runs only the cold
 corpus's reading child (output thrown away), `--burner-s` only a spinning process at the child's niceness: what the
-child's work, or a process's CPU alone, costs the chats.
+child's work, or a process's CPU alone, costs the chats. The copy holds the read a child saved when the warm
+corpus was opened (core.retrieval.saved_read), as every opening after the first under one ingest finds it;
+`--unsaved` removes it: the first opening after an ingest.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ from core.chat.run_answer import chat_envelope
 from core.retrieval.child_open import CHILD_NICENESS, run_child
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.reload import open_stores
+from core.retrieval.saved_read import SAVED_PREFIX
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
 from core.stores import heap
 
@@ -206,18 +209,24 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
     read_apart: list[bool] = []
+    opened_from_saved: list[bool] = []  # whether the cold copy held the read a child saved (saved_read.py)
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(prefix="citewalk-cold-") as folder:
             # Same Neo4j server: its password travels with the settings instead of the data dir's password file.
             cold = warm.model_copy(update={"data_dir": Path(folder), "neo4j_password": read_neo4j_password(warm)})
             await asyncio.to_thread(shutil.copytree, warm.chroma_path, cold.chroma_path)
             await asyncio.to_thread(shutil.copytree, warm.lexical_path, cold.lexical_path)
+            saved = sorted((cold.lexical_path / args.corpus).glob(f"{SAVED_PREFIX}*.pickle"))
+            if args.unsaved:  # the first opening after an ingest: nothing saved yet
+                for path in saved:
+                    path.unlink()
+            opened_from_saved.append(bool(saved) and not args.unsaved)
             rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
             # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
             if not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
-            "cold corpus read in a child process": read_apart}
+            "cold corpus read in a child process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,9 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child-only", action="store_true", help=(
         "instead of opening the cold corpus, run only its reading child and throw its output away: what the child's "
         "work costs the chats without the serving process's side of an opening"))
+    parser.add_argument("--unsaved", action="store_true", help=(
+        "remove the saved read from each cold copy: the first opening after an ingest, read by a child"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
-    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
@@ -245,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<6} cold corpus, first answer with its opening: "
                   f"{rows['cold corpus: first answer (opening included) s']} s")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
-          f"cold corpus read in a child process: {result['cold corpus read in a child process']}")
+          f"cold corpus read in a child process: {result['cold corpus read in a child process']}; "
+          f"from a saved read: {result['cold corpus had a saved read']}")
     alone, opening = result["pooled"]["steps alone"], result["pooled"]["steps while opening"]
     print("step      alone p50 / p95 ms    while opening p50 / p95 ms")
     for step in STEPS:

@@ -168,6 +168,8 @@ PAGE_CLOCK = """([stepSel, doneSel]) => {
   observer.observe(document.body, {subtree: true, childList: true});
 }"""
 STEP_SELECTOR = '[data-step-type="tool"]'
+# A chat after its first answer, once Chainlit has moved it to its own page (tests/chat_page.py, submit).
+THREAD_PAGE = "**/thread/*"
 DONE_SELECTOR = "iframe.citation-graph-frame"
 
 
@@ -224,6 +226,9 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         timings["first_visible_step_s"], timings["complete_answer_s"] = round(first_step, 3), round(complete, 3)
         labels = first_answer_labels(page)
         assert labels and _unit_labels_exist(neo4j_driver, test_settings.neo4j_database, labels)
+        # Chainlit mounts the answer again when it moves the chat to its thread's page (slow under CI's load): the
+        # graph's toggles and the next question's typing start after it, or the move undoes them.
+        page.wait_for_url(THREAD_PAGE, timeout=60_000)
         # Precision-first answers often cite one rule, with no chain to draw; a chain shown must name its edge.
         chains = page.locator('[data-testid="chain-line"]')
         assert all(text.count("→") >= 1 for text in chains.all_inner_texts())

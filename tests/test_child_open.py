@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 from core.analyzers import get_analyzer
 from core.domain import StoreError
 from core.lexical import LexicalIndex
-from core.retrieval import busy, child_open
+from core.retrieval import busy, child_open, saved_read
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.filters import Filters
 from core.retrieval.stores import CorpusStores
@@ -26,6 +27,20 @@ from core.settings import Settings
 
 def _child_for_every_corpus(settings: Settings) -> Settings:
     return settings.model_copy(update={"stores_child_min_units": 0})
+
+
+def _saved_reads(settings: Settings, corpus: str) -> list[Path]:
+    return sorted((settings.lexical_path / corpus).glob(f"{saved_read.SAVED_PREFIX}*.pickle"))
+
+
+@pytest.fixture(autouse=True)
+def no_saved_read(test_settings: Settings, hipaa_corpus: str) -> Iterator[None]:
+    """Each test here opens the corpus as if no child had read it before; none leaves a saved read to other tests."""
+    for path in _saved_reads(test_settings, hipaa_corpus):
+        path.unlink()
+    yield
+    for path in _saved_reads(test_settings, hipaa_corpus):
+        path.unlink()
 
 
 def test_a_corpus_read_in_a_child_process_gives_the_stores_read_here(test_settings: Settings, hipaa_corpus: str) -> None:
@@ -155,3 +170,69 @@ def test_every_thread_of_the_reading_child_runs_at_its_niceness() -> None:
     done = subprocess.run([*child_open.child_python(), "-c", THREADS_NICENESS], capture_output=True, text=True,
                           env=child_open.child_env(), check=True)
     assert done.stdout.strip() == f"[{child_open.CHILD_NICENESS}]", done.stdout
+
+
+def _no_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*_args: object) -> None:
+        raise AssertionError("a reading child was started")
+
+    monkeypatch.setattr(child_open, "run_child", refused)
+
+
+def test_a_corpus_a_child_read_opens_again_from_its_saved_read(
+        test_settings: Settings, hipaa_corpus: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings, config = _child_for_every_corpus(test_settings), RetrievalConfig()
+    first = child_open.open_corpus(settings, hipaa_corpus, config)
+    [saved] = _saved_reads(settings, hipaa_corpus)
+
+    _no_child(monkeypatch)
+    again = child_open.open_corpus(settings, hipaa_corpus, config)
+    assert again.read_by_pid == first.read_by_pid != os.getpid()
+    assert again.unit_ids == first.unit_ids and again.units == first.units and again.order == first.order
+    assert again.edges is not None and first.edges is not None and again.edges.by_unit == first.edges.by_unit
+    assert np.array_equal(again.window_matrix, first.window_matrix)
+    assert {"context_lexical", "adjacent", "children", "first_windows", "first_rows"} <= again.__dict__.keys()
+    question = "How soon must a covered entity notify individuals of a breach?"
+    assert np.array_equal(again.context_lexical_scores(question), first.context_lexical_scores(question))
+    # Another configuration is another read: not this one.
+    other = RetrievalConfig(context_depth=config.context_depth + 1)
+    assert saved_read.load_saved(settings, hipaa_corpus, other, saved_read.ingest_stamp(settings, hipaa_corpus)) is None
+    assert _saved_reads(settings, hipaa_corpus) == [saved]
+
+
+def test_a_new_ingest_reads_the_corpus_again_and_replaces_the_saved_read(
+        test_settings: Settings, hipaa_corpus: str) -> None:
+    settings, config = _child_for_every_corpus(test_settings), RetrievalConfig()
+    child_open.open_corpus(settings, hipaa_corpus, config)
+    [before] = _saved_reads(settings, hipaa_corpus)
+    ids = settings.lexical_path / hipaa_corpus / "unit_ids.json"
+    stamp = ids.stat().st_mtime_ns
+    os.utime(ids, ns=(stamp + 10**9, stamp + 10**9))  # what an ingest's last write does to the stamp
+    try:
+        reread = child_open.open_corpus(settings, hipaa_corpus, config)
+        assert reread.read_by_pid != os.getpid() and reread.unit_ids
+        [after] = _saved_reads(settings, hipaa_corpus)
+        assert after != before and str(stamp + 10**9) in after.name
+    finally:
+        os.utime(ids, ns=(stamp, stamp))
+
+
+def test_a_damaged_saved_read_is_read_again_and_said(
+        test_settings: Settings, hipaa_corpus: str, caplog: pytest.LogCaptureFixture) -> None:
+    settings, config = _child_for_every_corpus(test_settings), RetrievalConfig()
+    child_open.open_corpus(settings, hipaa_corpus, config)
+    [saved] = _saved_reads(settings, hipaa_corpus)
+    saved.write_bytes(saved.read_bytes()[:1000])
+    stores = child_open.open_corpus(settings, hipaa_corpus, config)
+    assert stores.unit_ids and "is damaged" in caplog.text
+    assert len(saved.read_bytes()) > 1000  # replaced by the new read
+
+
+def test_a_read_without_the_graph_is_not_saved(test_settings: Settings, hipaa_corpus: str) -> None:
+    config = RetrievalConfig()
+    read = child_open.read_in_child(_child_for_every_corpus(test_settings), hipaa_corpus, config)
+    assert read is not None and read.graph_info
+    read.graph_info = False
+    saved_read.save_read(test_settings, hipaa_corpus, config, saved_read.ingest_stamp(test_settings, hipaa_corpus),
+                         read, pickle.dumps(read))
+    assert _saved_reads(test_settings, hipaa_corpus) == []

@@ -8,7 +8,8 @@ import time
 import weakref
 from pathlib import Path
 
-from core.retrieval.reload import ingest_stamp, open_stores
+from core.retrieval.reload import open_stores
+from core.retrieval.saved_read import ingest_stamp
 from core.stores import heap
 from ingest.pipeline import run_ingest
 

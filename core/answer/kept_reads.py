@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from core.answer.graph import GraphReader
 from core.current_law import CurrentLaw
 from core.domain import Edge
-from core.retrieval.reload import ingest_stamp
+from core.retrieval.saved_read import ingest_stamp
 from core.settings import Settings
 from core.stores.graph_reader import GraphUnavailable
 from core.stores.queries import Reached, UnitRecord

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.saved_read import ingest_stamp, load_saved, save_read
 from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import REPO_ROOT, Settings
 
@@ -41,17 +42,22 @@ CHILD_TIMEOUT_S = 60.0
 
 
 def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, warm: bool = False) -> CorpusStores:
-    """The corpus's stores, read in a child process when the corpus is large (`Settings.stores_child_min_units`),
+    """The corpus's stores: from the read a child saved under the same ingest when there is one (saved_read.py),
+    else read in a child process when the corpus is large (`Settings.stores_child_min_units`),
     or while other users' answers run in this process (`read_apart`). `warm`: the lazy indexes built now, as a
     reload wants them. A child that cannot be started, dies or hangs leaves the reading to this process,
     logged; an error of the corpus itself (not ingested, unreadable) is raised as when read here."""
-    read = read_in_child(settings, corpus, config) if read_apart(settings, corpus) else None
+    stamp = ingest_stamp(settings, corpus)  # before reading: an ingest finished meanwhile is not hidden
+    read = load_saved(settings, corpus, config, stamp)
+    if read is None and read_apart(settings, corpus):
+        read = read_in_child(settings, corpus, config, stamp)
     stores = CorpusStores.open(settings, corpus, config) if read is None else CorpusStores.from_read(settings, read)
     return stores.warm() if warm else stores
 
 
-def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus | None:
-    """What a child process read of the corpus; None when no child could read it (the caller reads it)."""
+def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None = None) -> ReadCorpus | None:
+    """What a child process read of the corpus, saved for later openings under the ingest `stamp`
+    (saved_read.py); None when no child could read it (the caller reads it)."""
     try:
         done, written = run_child(settings, corpus, config)
         outcome = pickle.loads(written) if done.returncode == 0 else None
@@ -66,6 +72,7 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig) -> R
     if isinstance(outcome, Exception):
         raise outcome  # the corpus's own error, as reading it here would raise it
     read: ReadCorpus = outcome
+    save_read(settings, corpus, config, stamp, read, written)
     return read
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.child_open import open_corpus
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.saved_read import ingest_stamp
 from core.retrieval.stores import CorpusStores
 from core.settings import Settings
 from core.stores import heap
@@ -36,14 +37,6 @@ _OPENERS: dict[tuple[object, ...], threading.Lock] = {}
 # After a reload the heap is settled again once nothing uses the replaced stores: as soon as no answer runs, or
 # they are gone. Under load that never pauses this long, it stays thawed (full passes slower, nothing pinned).
 RESETTLE_WAIT_S = 120.0
-
-
-def ingest_stamp(settings: Settings, corpus: str) -> int | None:
-    """When the corpus's last ingest finished: the lexical index's id list is the last file an ingest writes."""
-    try:
-        return (settings.lexical_path / corpus / "unit_ids.json").stat().st_mtime_ns
-    except OSError:
-        return None
 
 
 def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
