@@ -27,7 +27,7 @@ from pathlib import Path
 
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
-from core.retrieval.saved_read import ingest_stamp, load_saved, save_read
+from core.retrieval.saved_read import between_pieces, ingest_stamp, load_saved, save_read
 from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import REPO_ROOT, Settings
 
@@ -71,16 +71,16 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig, stam
         return None
     if isinstance(outcome, Exception):
         raise outcome  # the corpus's own error, as reading it here would raise it
-    read: ReadCorpus = outcome
+    read = ReadCorpus.from_parts(outcome, between_pieces)
     save_read(settings, corpus, config, stamp, read, written)
     return read
 
 
 def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
     """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its pickled outcome (empty when it exited
-    with an error). The outcome comes in a file rather than on its stdout: through a pipe this process would read
-    some 40 MB 32 KiB at a time, taking the interpreter back from its answering threads at every piece, while the
-    child waited on the full pipe. A child that exits without writing it raises FileNotFoundError."""
+    with an error): the read in pieces (`ReadCorpus.to_parts`), or the corpus's error. The outcome comes in a
+    file rather than on its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking
+    the interpreter back from its answering threads at every piece, while the child waited on the full pipe. A child that exits without writing it raises FileNotFoundError."""
     with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
         out = Path(folder) / "read.pickle"
         request = pickle.dumps((settings, corpus, config, str(out)))
@@ -125,10 +125,10 @@ def _child() -> None:
     os.nice(max(0, CHILD_NICENESS - os.nice(0)))  # where no `nice` command started it there
     settings, corpus, config, out = pickle.loads(sys.stdin.buffer.read())
     try:
-        outcome: object = read_corpus(settings, corpus, config).build_indexes()
+        outcome = read_corpus(settings, corpus, config).build_indexes().to_parts()
     except Exception as exc:  # noqa: BLE001 — sent to the parent, which raises it where opening was asked for
-        outcome = exc
-    Path(out).write_bytes(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
+        outcome = pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+    Path(out).write_bytes(outcome)
     sys.stdout.flush()
     sys.stderr.flush()
     # Done: tearing down the interpreter (the Chroma client, the Neo4j driver, every module's finalizers) takes

@@ -19,6 +19,7 @@ import logging
 import os
 import pickle
 import tempfile
+import time
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -35,6 +36,15 @@ log = logging.getLogger("citewalk.stores")
 SAVED_PREFIX = "read-"
 # The modules whose classes a ReadCorpus pickles (and the analyzers its lexical indexes carry).
 HELD_MODULES = (stores, unit_table, edges, retrieval_config, lexical, analyzers, queries, domain)
+
+
+# Between two pieces of a read taken back (`ReadCorpus.from_parts`), the thread taking it sleeps this long: a sleep
+# lets go of the interpreter, and the answers waiting for it run.
+PIECE_PAUSE_S = 0.001
+
+
+def between_pieces() -> None:
+    time.sleep(PIECE_PAUSE_S)
 
 
 def ingest_stamp(settings: Settings, corpus: str) -> int | None:
@@ -80,11 +90,11 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
         log.warning("the saved read of corpus %s (%s) cannot be read (%s); reading the corpus", corpus, path, exc)
         return None
     try:
-        read = pickle.loads(data)
+        read = ReadCorpus.from_parts(pickle.loads(data), between_pieces)
     except Exception as exc:  # noqa: BLE001 — a damaged file of ours: the corpus is read again and the file replaced
         log.warning("the saved read of corpus %s (%s) is damaged (%s); reading the corpus", corpus, path, exc)
         return None
-    if not isinstance(read, ReadCorpus) or read.corpus != corpus or not read.graph_info:
+    if read.corpus != corpus or not read.graph_info:
         log.warning("the saved read %s is not a read of corpus %s with its graph; reading the corpus", path, corpus)
         return None
     return read
@@ -92,7 +102,7 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
 
 def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
          pickled: bytes) -> None:
-    """Saves `pickled` (the pickle of `read`) as the corpus's read for this ingest, replacing the saved reads of
+    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the saved reads of
     earlier ingests. A folder that refuses the write costs only the next opening's speed: logged, not raised."""
     if stamp is None or not read.graph_info:
         return
