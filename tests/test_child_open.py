@@ -236,3 +236,18 @@ def test_a_read_without_the_graph_is_not_saved(test_settings: Settings, hipaa_co
     saved_read.save_read(test_settings, hipaa_corpus, config, saved_read.ingest_stamp(test_settings, hipaa_corpus),
                          read, pickle.dumps(read))
     assert _saved_reads(test_settings, hipaa_corpus) == []
+
+
+def test_a_read_is_taken_back_a_piece_at_a_time(test_settings: Settings, hipaa_corpus: str) -> None:
+    read = child_open.read_in_child(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
+    assert read is not None
+    parts = pickle.loads(read.to_parts())
+    pauses: list[int] = []
+    again = type(read).from_parts(parts, lambda: pauses.append(1))
+    assert len(pauses) == len(parts) >= 10
+    # The big ones each a piece of its own: the units, the BM25 indexes, the vectors, every built index.
+    names = [name for name, _ in parts]
+    assert {"units", "lexical", "window_matrix", "edges", "index"} <= set(names)
+    assert {f"built:{name}" for name in read.built} <= set(names) and len(names) == len(set(names))
+    assert again.unit_ids == read.unit_ids and again.units == read.units and again.built.keys() == read.built.keys()
+    assert np.array_equal(again.window_matrix, read.window_matrix)
