@@ -47,6 +47,7 @@ from core.retrieval.reload import open_stores
 from core.retrieval.saved_read import SAVED_PREFIX
 from core.settings import REPO_ROOT, Settings, get_settings, read_neo4j_password
 from core.stores import chroma_store, heap
+from core.stores.graph_reader import reader_for
 
 RESULTS = REPO_ROOT / "bench" / "results"
 
@@ -221,10 +222,12 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 for path in saved:
                     path.unlink()
             opened_from_saved.append(bool(saved) and not args.unsaved)
-            # The copy's Chroma client is made here, not in the phase: in the app a cold corpus lives in the data dir
-            # whose client the warm ones already opened, and making one for a new folder holds the interpreter
-            # for ~35 ms in one call, a cost of the bench's copy, not of an opening.
+            # The copy's Chroma client and Neo4j reader (both per data dir) are made here, not in the phase: in the
+            # app a cold corpus lives in the data dir whose client and reader the warm ones already opened. Making a
+            # client for a new folder holds the interpreter ~35 ms in one call, and a new reader connects: costs of
+            # the bench's copy, not of an opening.
             await asyncio.to_thread(chroma_store.client, cold)
+            await asyncio.to_thread(reader_for(cold).notice)
             rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
             # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
             if not (args.burner_s or args.child_only):
