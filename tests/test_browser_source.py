@@ -38,7 +38,7 @@ from tests.source_support import (
     write_amended_pair,
     write_pdf_document,
 )
-from tests.test_browser_chat import ADMIN, READER, SCREENS, OriginGuard, guarded_page
+from tests.test_browser_chat import ADMIN, READER, SCREENS, OriginGuard, first_answer_labels, guarded_page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)")
 
@@ -155,12 +155,13 @@ def test_a_chat_opened_again_shows_its_answers_cards_graph_and_sources(app_url: 
         cards = page.locator('[data-testid="answer-cards"] .rule-card')
         cards.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
-        labels = cards.locator(".rule-label").all_inner_texts()
+        # Read in one pass once there are cards: the move mounts the answer again, and between two reads the cards
+        # can be gone.
+        labels = first_answer_labels(page)
         nodes = graph_nodes(page, "iframe.citation-graph-frame")
 
         page.reload()
-        cards.first.wait_for(timeout=60_000)
-        assert cards.locator(".rule-label").all_inner_texts() == labels
+        assert first_answer_labels(page) == labels
         assert graph_nodes(page, "iframe.citation-graph-frame") == nodes
         unit_id = cards.first.get_attribute("data-unit-id")
         cards.first.locator(".rule-label").click()
