@@ -224,11 +224,12 @@ def test_chat_answer_graph_and_shared_link(app_url: str, test_settings: Settings
         timings["harness_first_step_s"] = round(time.perf_counter() - clicked, 3)
         first_step, complete = _page_clock(page)
         timings["first_visible_step_s"], timings["complete_answer_s"] = round(first_step, 3), round(complete, 3)
+        # Chainlit mounts the answer again when it moves the chat to its thread's page (slow under CI's load): what
+        # follows reads and clicks the answer after it, or the move would undo the graph's toggles and wipe a
+        # question being typed.
+        page.wait_for_url(THREAD_PAGE, timeout=60_000)
         labels = first_answer_labels(page)
         assert labels and _unit_labels_exist(neo4j_driver, test_settings.neo4j_database, labels)
-        # Chainlit mounts the answer again when it moves the chat to its thread's page (slow under CI's load): the
-        # graph's toggles and the next question's typing start after it, or the move undoes them.
-        page.wait_for_url(THREAD_PAGE, timeout=60_000)
         # Precision-first answers often cite one rule, with no chain to draw; a chain shown must name its edge.
         chains = page.locator('[data-testid="chain-line"]')
         assert all(text.count("→") >= 1 for text in chains.all_inner_texts())
