@@ -137,7 +137,7 @@ def test_chainlit_data_layer_keeps_threads_across_restarts(app_settings: Setting
 
     def layer() -> CitewalkDataLayer:
         return CitewalkDataLayer(conninfo=database_url(app_settings),
-                                   storage_provider=LocalStorageClient(app_settings.app_path / "elements"))
+                                 storage_provider=LocalStorageClient(app_settings.app_path / "elements"))
 
     async def write() -> None:
         from chainlit.context import init_http_context

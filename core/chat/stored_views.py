@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,10 +43,11 @@ def views_in_steps(steps: Iterable[Mapping[str, Any]], limit: int = SESSION_VIEW
               if isinstance(meta := step.get("metadata"), dict) and VIEW_METADATA_KEY in meta]
     views = []
     for message_id, raw in stored[-limit:]:
-        try:
-            views.append((message_id, AnswerView.model_validate(raw)))
-        except ValidationError as exc:
-            log.warning("the snapshot of answer %s is not restored: %d fields differ", message_id, exc.error_count())
+        found = _validated(partial(AnswerView.model_validate, raw))
+        if found.view is not None:
+            views.append((message_id, found.view))
+        else:
+            log.warning("the snapshot of answer %s is not restored: %s", message_id, found.reason)
     return views
 
 

@@ -80,7 +80,8 @@ def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> tuple
     """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its pickled outcome (empty when it exited
     with an error): the read in pieces (`ReadCorpus.to_parts`), or the corpus's error. The outcome comes in a
     file rather than on its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking
-    the interpreter back from its answering threads at every piece, while the child waited on the full pipe. A child that exits without writing it raises FileNotFoundError."""
+    the interpreter back from its answering threads at every piece, while the child waited on the full pipe. A
+    child that exits without writing it raises FileNotFoundError."""
     with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
         out = Path(folder) / "read.pickle"
         request = pickle.dumps((settings, corpus, config, str(out)))

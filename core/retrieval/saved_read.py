@@ -101,9 +101,10 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
 
 
 def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
-         pickled: bytes) -> None:
-    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the saved reads of
-    earlier ingests. A folder that refuses the write costs only the next opening's speed: logged, not raised."""
+              pickled: bytes) -> None:
+    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the
+    saved reads of earlier ingests. A folder that refuses the write costs only the next opening's speed: logged, not
+    raised."""
     if stamp is None or not read.graph_info:
         return
     path = saved_path(settings, corpus, config, stamp)

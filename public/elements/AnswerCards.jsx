@@ -16,7 +16,8 @@ function keptPanel(answerId) {
   try {
     const kept = answerId ? JSON.parse(sessionStorage.getItem(PANEL_KEY + answerId) || "null") : null;
     const ids = (list) => Array.isArray(list) && list.every((id) => typeof id === "string");
-    return kept && typeof kept.unitId === "string" && ids(kept.trail) ? kept : null;
+    return kept && typeof kept.unitId === "string" && ids(kept.trail)
+      ? { unitId: kept.unitId, trail: kept.trail, whole: kept.whole === true } : null;
   } catch {
     return null;  // storage refused (a private window's quota) or not ours: the panel opens closed
   }
@@ -159,7 +160,7 @@ export default function AnswerCards() {
   if (kept.current === undefined) kept.current = keptPanel(props.answerId);
   const [unitId, setUnitId] = useState(kept.current ? kept.current.unitId : null);
   const [trail, setTrail] = useState(kept.current ? kept.current.trail : []);
-  const [whole, setWhole] = useState(kept.current ? kept.current.whole === true : false);
+  const [whole, setWhole] = useState(kept.current ? kept.current.whole : false);
   const [view, setView] = useState(null);
   const [problem, setProblem] = useState(null);
 
@@ -235,7 +236,7 @@ export default function AnswerCards() {
     keepPanel(props.answerId, unitId === null ? null : { unitId, trail, whole });
   }, [unitId, trail, whole]);
   useEffect(() => {
-    if (kept.current) load(kept.current.unitId, kept.current.whole === true);
+    if (kept.current) load(kept.current.unitId, kept.current.whole);
   }, []);
 
   // A node clicked in this answer's graph (a sandboxed frame) asks, through the graph element, for its source.
