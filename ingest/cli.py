@@ -49,7 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.dry_run:
             # The command line starts the local server when none is named (NEO4J_URI); the library only connects.
             neo4j_local.ensure_running(settings)
-        summary = run_ingest(args.paths, corpus, settings, args.forced_format, args.dry_run, args.quiet)
+        summary = run_ingest(args.paths, corpus, settings, args.forced_format, args.dry_run, args.quiet,
+                             on_wait=lambda holder: print(
+                                 f"waiting: another ingest ({holder or 'a process'}) is writing into "
+                                 f"{settings.data_dir}; this one starts when it ends", file=sys.stderr, flush=True))
     except UnknownFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

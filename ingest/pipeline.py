@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -18,6 +19,7 @@ from core.settings import Settings
 from core.stores import chroma_store, graph_reader, neo4j_store, queries
 from core.stores.chroma_store import ChromaUnitWriter, text_hash
 from core.stores.embedding_cache import EmbeddingCache
+from core.stores.file_lock import exclusive
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
 from ingest.reading import own_text, vector_plan
@@ -66,10 +68,17 @@ def summarize(graph: CorpusGraph) -> IngestSummary:
     )
 
 
+def ingest_lock(settings: Settings) -> Path:
+    """The file ingests into one data dir take turns on: two at once (two corpora loaded by one script) would
+    race to create Chroma's tables and interleave their writes to the stores."""
+    return settings.data_dir / "ingest.lock"
+
+
 def run_ingest(
     paths: list[Path], corpus: str, settings: Settings, forced_format: str | None = None,
-    dry_run: bool = False, quiet: bool = False,
+    dry_run: bool = False, quiet: bool = False, on_wait: Callable[[str], None] | None = None,
 ) -> IngestSummary:
+    """`on_wait` is told, before this run waits, that another ingest into the data dir holds the stores."""
     recorder = StageRecorder()
     if dry_run:
         graph = build_graph(paths, corpus, forced_format, recorder)
@@ -77,6 +86,12 @@ def run_ingest(
         summary.dry_run = True
         summary.stages = recorder.stages
         return summary
+    with exclusive(ingest_lock(settings), on_wait):
+        return _write_ingest(paths, corpus, settings, forced_format, quiet, recorder)
+
+
+def _write_ingest(paths: list[Path], corpus: str, settings: Settings, forced_format: str | None, quiet: bool,
+                  recorder: StageRecorder) -> IngestSummary:
     with recorder.stage("connect"):
         driver = graph_reader.write_driver(settings)
         neo4j_store.ensure_schema(driver, settings.neo4j_database)

@@ -1,8 +1,6 @@
 """Fetching the server's jars from Maven Central once into the shared cache (checksum verified)."""
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import re
 import shutil
@@ -10,12 +8,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 from core.neo4j_local.config import lib_dir
 from core.neo4j_local.errors import Neo4jServerError
 from core.settings import Settings
+from core.stores.file_lock import exclusive
 
 MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
 ASSEMBLY = ("org.neo4j.assembly", "neo4j-community-standalone")
@@ -24,18 +22,6 @@ MARKER = "INSTALL_COMPLETE"
 
 def is_installed(s: Settings) -> bool:
     return (s.neo4j_home / MARKER).is_file() and any(lib_dir(s).glob("neo4j-*.jar"))
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """Serialise installs from parallel processes (CI jobs, pytest-xdist) sharing one cache."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _fetch_pom(version: str) -> str:
@@ -108,7 +94,7 @@ def install(s: Settings, *, quiet: bool = False) -> Path:
     """Fetch the server jars into settings.neo4j_home once; a half-finished install is redone."""
     if is_installed(s):
         return s.neo4j_home
-    with _file_lock(s.cache_dir / f".neo4j-{s.neo4j_version}.lock"):
+    with exclusive(s.cache_dir / f".neo4j-{s.neo4j_version}.lock"):
         if is_installed(s):  # another process finished while we waited
             return s.neo4j_home
         if not quiet:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from core.domain import Document, Edge, EdgeType, ExternalRef, LegalUnit, StoreError
 from core.settings import Settings, neo4j_connection
@@ -62,10 +62,21 @@ def connect(settings: Settings, *, serving: bool = False) -> Driver:
     return driver
 
 
+# What Neo4j answers "IF NOT EXISTS" with when another client created the same rule between its check and its
+# own creation (two hosts ingesting into one server): the rule is there, which is all the schema asks.
+CREATED_MEANWHILE = frozenset({"Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+                               "Neo.ClientError.Schema.IndexAlreadyExists",
+                               "Neo.ClientError.Schema.ConstraintAlreadyExists"})
+
+
 def ensure_schema(driver: Driver, database: str) -> None:
     with driver.session(database=database) as session:
         for statement in SCHEMA:
-            session.run(statement).consume()
+            try:
+                session.run(statement).consume()
+            except ClientError as exc:
+                if exc.code not in CREATED_MEANWHILE:
+                    raise
 
 
 def _unit_row(unit: LegalUnit) -> dict[str, Any]:
