@@ -21,6 +21,14 @@ corpus's reading child (output thrown away), `--burner-s` only a spinning proces
 child's work, or a process's CPU alone, costs the chats. The copy holds the read a child saved when the warm
 corpus was opened (core.retrieval.saved_read), as every opening after the first under one ingest finds it;
 `--unsaved` removes it: the first opening after an ingest.
+
+`--control` adds a third phase to every round: the further user asks a new question on the warm corpus instead of
+opening one. The opening's window is the cold question's whole answer, and a new question's answer costs its reads
+(the provisions' token vectors, the graph around them, the question's scores) whatever corpus it is asked on; the
+two ratios side by side tell the opening's own cost from the cost of one more new question. The cold and the
+control question are two different questions no user asks (`NEW_QUESTIONS`, a new pair every round, swapped
+every other round): the model's reads of provisions are kept per process, so a question asked twice would be
+cheaper the second time.
 """
 from __future__ import annotations
 
@@ -76,6 +84,46 @@ async def _ask(question: str, corpus: str, settings: Settings) -> tuple[float, d
 
 
 GENERIC_QUESTION = "What does this regulation require?"
+# Questions none of the users ask, two a round with --control (a corpus without its own list asks the generic
+# question, numbered so that each is new to the answer's caches).
+NEW_QUESTIONS = {
+    "adgm": [
+        "What must an Authorised Person notify the Regulator of?",
+        "When may the Regulator withdraw a Financial Services Permission?",
+        "What systems and controls must a firm maintain for outsourcing?",
+        "What are the requirements for a Key Individual?",
+        "How must a firm handle complaints from clients?",
+        "What disclosures must be made to a Professional Client?",
+        "When is a person fit and proper?",
+        "What must a Fund Manager disclose to investors?",
+        "What are the capital requirements for an Authorised Person?",
+        "How long must a firm keep records of transactions?",
+        "What must a Recognised Investment Exchange do to maintain orderly markets?",
+        "When must a firm appoint a Compliance Officer?",
+    ],
+    "hipaa": [
+        "What are the rights of an individual to access their records?",
+        "When may a covered entity disclose information to law enforcement?",
+        "What must a notice of privacy practices contain?",
+        "What safeguards must protect electronic health information?",
+        "When may a covered entity disclose information about a decedent?",
+        "What is a limited data set?",
+        "How must a covered entity respond to a request for amendment?",
+        "What civil money penalties apply to violations?",
+        "When may psychotherapy notes be disclosed?",
+        "What is required for a valid waiver of authorization by an IRB?",
+        "What must a group health plan's documents provide?",
+        "When must a covered entity account for disclosures?",
+    ],
+}
+
+
+def new_questions(corpus: str, rounds: int) -> list[tuple[str, str]]:
+    """Per round, (the cold question, the control question): new to the process, a new pair each round, the two
+    roles swapped every other round so neither side always gets the harder list."""
+    pool = NEW_QUESTIONS.get(corpus) or [f"{GENERIC_QUESTION} ({n})" for n in range(2 * rounds)]
+    pairs = [(pool[(2 * r) % len(pool)], pool[(2 * r + 1) % len(pool)]) for r in range(rounds)]
+    return [(b, a) if r % 2 else (a, b) for r, (a, b) in enumerate(pairs)]
 
 
 def _questions(corpus: str) -> list[str]:
@@ -104,10 +152,13 @@ async def _watch_loop(phase: Phase, stop: asyncio.Event) -> None:
         phase.worst_stall_s = max(phase.worst_stall_s, time.perf_counter() - started - 0.01)
 
 
-async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float, after_s: float) -> None:
+async def _cold(corpus: str, settings: Settings, phase: Phase, t0: float, after_s: float,
+                question: str = GENERIC_QUESTION) -> None:
+    """The further user's question: on the cold corpus (its opening included), or with --control a new question on
+    the warm one."""
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    await _ask(GENERIC_QUESTION, corpus, settings)
+    await _ask(question, corpus, settings)
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
 
@@ -137,8 +188,12 @@ async def _reader(corpus: str, cold: Settings, phase: Phase, t0: float, after_s:
     phase.cold_pending = False
 
 
-async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Settings | None) -> Phase:
-    phase, stop = Phase(name, cold_pending=cold is not None), asyncio.Event()
+async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Settings | None,
+                 question: str = GENERIC_QUESTION) -> Phase:
+    """`cold` None: the users alone, or (`name` "control") with a further user asking `question` on the warm
+    corpus; else a further user asking `question` on the cold corpus."""
+    control = name == "control"
+    phase, stop = Phase(name, cold_pending=cold is not None or control), asyncio.Event()
     t0 = time.perf_counter()
     until = t0 + args.seconds
     watcher = asyncio.create_task(_watch_loop(phase, stop))
@@ -147,7 +202,9 @@ async def _phase(name: str, args: argparse.Namespace, warm: Settings, cold: Sett
         # A quarter into the phase, when the users' questions run at their steady rate, as in the phase alone.
         work.append(_burner(phase, t0, args.seconds / 4, args.burner_s) if args.burner_s
                     else _reader(args.corpus, cold, phase, t0, args.seconds / 4) if args.child_only
-                    else _cold(args.corpus, cold, phase, t0, args.seconds / 4))
+                    else _cold(args.corpus, cold, phase, t0, args.seconds / 4, question))
+    elif control:
+        work.append(_cold(args.corpus, warm, phase, t0, args.seconds / 4, question))
     await asyncio.gather(*work)
     stop.set()
     await watcher
@@ -187,6 +244,17 @@ def _steps(rows: list[dict[str, float]]) -> dict[str, dict[str, float]]:
                    "p95_ms": round(percentile([r.get(step, 0.0) for r in rows], 95), 1)} for step in STEPS}
 
 
+def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> dict[str, object]:
+    """The control phases pooled like the openings: p95 while a new question is answered on the warm corpus."""
+    alone = [s for a, _ in rounds for _, s in a.asked]
+    during = [control.asked[i][1] for control in controls for i in _while_opening(control)]
+    p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
+    return {"while a new question is answered on the warm corpus": _summary(during),
+            "p95 while a new question is answered / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "its answer s": [round(c.opening[1] - c.opening[0], 2) for c in controls if c.opening],
+            "steps while a new question is answered": _steps([c.steps[i] for c in controls for i in _while_opening(c)])}
+
+
 def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
     """Every round's questions together: alone, while a corpus opened, and the ratio of their p95; and each answer
     step's p50 / p95 on both sides, which says where the time added while opening goes."""
@@ -209,9 +277,11 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         await _ask(question, args.corpus, warm)
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
+    controls: list[Phase] = []
+    asked_new = new_questions(args.corpus, args.rounds) if args.control else [(GENERIC_QUESTION, "")] * args.rounds
     read_apart: list[bool] = []
     opened_from_saved: list[bool] = []  # whether the cold copy held the read a child saved (saved_read.py)
-    for _ in range(args.rounds):
+    for cold_question, control_question in asked_new:
         with tempfile.TemporaryDirectory(prefix="citewalk-cold-") as folder:
             # Same Neo4j server: its password travels with the settings instead of the data dir's password file.
             cold = warm.model_copy(update={"data_dir": Path(folder), "neo4j_password": read_neo4j_password(warm)})
@@ -228,11 +298,18 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             # the bench's copy, not of an opening.
             await asyncio.to_thread(chroma_store.client, cold)
             await asyncio.to_thread(reader_for(cold).notice)
-            rounds.append((await _phase("alone", args, warm, None), await _phase("opening", args, warm, cold)))
+            # The copy's ~400 MB of dirty pages are written back by the kernel over the next seconds, a core's worth
+            # of system time on this disk: flushed here, so that the phases do not measure the bench's own copy.
+            await asyncio.to_thread(os.sync)
+            rounds.append((await _phase("alone", args, warm, None),
+                           await _phase("opening", args, warm, cold, cold_question)))
+            if args.control:
+                controls.append(await _phase("control", args, warm, None, control_question))
             # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
             if not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
+            **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
             "cold corpus read in a child process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
 
@@ -249,9 +326,12 @@ def main(argv: list[str] | None = None) -> int:
         "work costs the chats without the serving process's side of an opening"))
     parser.add_argument("--unsaved", action="store_true", help=(
         "remove the saved read from each cold copy: the first opening after an ingest, read by a child"))
+    parser.add_argument("--control", action="store_true", help=(
+        "a third phase each round: a new question on the warm corpus instead of an opening (the cold question is "
+        "then a new one too)"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
-    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
@@ -265,6 +345,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read in a child process: {result['cold corpus read in a child process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")
+    if args.control:
+        control = result["control"]
+        row = control["while a new question is answered on the warm corpus"]
+        print(f"all    {'new question, warm corpus':<30} {row['questions']:>9} {row['p50_s']:>7} {row['p95_s']:>7} "
+              f"{row['max_s']:>7}")
+        print(f"p95 while a new question is answered on the warm corpus / p95 alone: "
+              f"{control['p95 while a new question is answered / p95 alone']}; its answer s: {control['its answer s']}")
     alone, opening = result["pooled"]["steps alone"], result["pooled"]["steps while opening"]
     print("step      alone p50 / p95 ms    while opening p50 / p95 ms")
     for step in STEPS:
