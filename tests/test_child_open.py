@@ -21,7 +21,8 @@ from core.lexical import LexicalIndex
 from core.retrieval import busy, child_open, saved_read
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.filters import Filters
-from core.retrieval.stores import CorpusStores
+from core.retrieval.packed import read_packed, unpack
+from core.retrieval.stores import CorpusStores, ReadCorpus
 from core.settings import Settings
 
 
@@ -241,13 +242,25 @@ def test_a_read_without_the_graph_is_not_saved(test_settings: Settings, hipaa_co
 def test_a_read_is_taken_back_a_piece_at_a_time(test_settings: Settings, hipaa_corpus: str) -> None:
     read = child_open.read_in_child(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
     assert read is not None
-    parts = pickle.loads(read.to_parts())
+    packed_read = read.to_parts()
+    names = [name for name, _ in unpack(packed_read, lambda: None)]
     pauses: list[int] = []
-    again = type(read).from_parts(parts, lambda: pauses.append(1))
-    assert len(pauses) == len(parts) >= 10
+    again = type(read).from_parts(packed_read, lambda: pauses.append(1))
+    assert len(pauses) == len(names) >= 10
     # The big ones each a piece of its own: the units, the BM25 indexes, the vectors, every built index.
-    names = [name for name, _ in parts]
     assert {"units", "lexical", "window_matrix", "edges", "index"} <= set(names)
     assert {f"built:{name}" for name in read.built} <= set(names) and len(names) == len(set(names))
     assert again.unit_ids == read.unit_ids and again.units == read.units and again.built.keys() == read.built.keys()
     assert np.array_equal(again.window_matrix, read.window_matrix)
+
+
+def test_a_saved_read_s_arrays_are_views_of_the_file_read_not_copies(test_settings: Settings,
+                                                                     hipaa_corpus: str) -> None:
+    """Copying them into fresh memory faulted its pages in with the interpreter held, every answer waiting."""
+    config = RetrievalConfig()
+    child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, config)
+    [path] = _saved_reads(test_settings, hipaa_corpus)
+    data = read_packed(path)
+    again = ReadCorpus.from_parts(data, lambda: None)
+    assert np.shares_memory(again.window_matrix, np.frombuffer(data, dtype=np.uint8))
+    assert again.window_matrix.flags.writeable

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.packed import is_packed, read_packed
 from core.retrieval.saved_read import between_pieces, ingest_stamp, load_saved, save_read
 from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import REPO_ROOT, Settings
@@ -60,25 +61,27 @@ def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig, stam
     (saved_read.py); None when no child could read it (the caller reads it)."""
     try:
         done, written = run_child(settings, corpus, config)
-        outcome = pickle.loads(written) if done.returncode == 0 else None
-    except (OSError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
+        packed = done.returncode == 0 and is_packed(written)
+        outcome = pickle.loads(written) if done.returncode == 0 and not packed else None
+        read = ReadCorpus.from_parts(written, between_pieces) if packed else None
+    except (OSError, ValueError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
         log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
         return None
-    if outcome is None:
+    if isinstance(outcome, Exception):
+        raise outcome  # the corpus's own error, as reading it here would raise it
+    if read is None:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
         log.warning("could not read corpus %s in a child process (exit %s: %s); reading it in this one",
                     corpus, done.returncode, tail[0])
         return None
-    if isinstance(outcome, Exception):
-        raise outcome  # the corpus's own error, as reading it here would raise it
-    read = ReadCorpus.from_parts(outcome, between_pieces)
     save_read(settings, corpus, config, stamp, read, written)
     return read
 
 
-def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
-    """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its pickled outcome (empty when it exited
-    with an error): the read in pieces (`ReadCorpus.to_parts`), or the corpus's error. The outcome comes in a
+def run_child(settings: Settings, corpus: str, config: RetrievalConfig
+              ) -> tuple[subprocess.CompletedProcess[bytes], memoryview]:
+    """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its outcome (empty when it exited with an
+    error): the read packed in pieces (`ReadCorpus.to_parts`), or the corpus's error pickled. The outcome comes in a
     file rather than on its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking
     the interpreter back from its answering threads at every piece, while the child waited on the full pipe. A
     child that exits without writing it raises FileNotFoundError."""
@@ -87,7 +90,7 @@ def run_child(settings: Settings, corpus: str, config: RetrievalConfig) -> tuple
         request = pickle.dumps((settings, corpus, config, str(out)))
         done = subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request,
                               capture_output=True, cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
-        return done, out.read_bytes() if done.returncode == 0 else b""
+        return done, read_packed(out) if done.returncode == 0 else memoryview(b"")
 
 
 def child_python() -> list[str]:

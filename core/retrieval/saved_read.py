@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import pickle
 import tempfile
 import time
 from functools import cache
@@ -26,8 +25,9 @@ from types import ModuleType
 
 from core import analyzers, domain, lexical
 from core.retrieval import config as retrieval_config
-from core.retrieval import edges, stores, unit_table
+from core.retrieval import edges, packed, stores, unit_table
 from core.retrieval.config import RetrievalConfig
+from core.retrieval.packed import read_packed
 from core.retrieval.stores import ReadCorpus
 from core.settings import Settings
 from core.stores import queries
@@ -35,7 +35,7 @@ from core.stores import queries
 log = logging.getLogger("citewalk.stores")
 SAVED_PREFIX = "read-"
 # The modules whose classes a ReadCorpus pickles (and the analyzers its lexical indexes carry).
-HELD_MODULES = (stores, unit_table, edges, retrieval_config, lexical, analyzers, queries, domain)
+HELD_MODULES = (stores, packed, unit_table, edges, retrieval_config, lexical, analyzers, queries, domain)
 
 
 # Between two pieces of a read taken back (`ReadCorpus.from_parts`), the thread taking it sleeps this long: a sleep
@@ -83,14 +83,14 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
         return None
     path = saved_path(settings, corpus, config, stamp)
     try:
-        data = path.read_bytes()
+        data = read_packed(path)
     except FileNotFoundError:
         return None
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         log.warning("the saved read of corpus %s (%s) cannot be read (%s); reading the corpus", corpus, path, exc)
         return None
     try:
-        read = ReadCorpus.from_parts(pickle.loads(data), between_pieces)
+        read = ReadCorpus.from_parts(data, between_pieces)
     except Exception as exc:  # noqa: BLE001 — a damaged file of ours: the corpus is read again and the file replaced
         log.warning("the saved read of corpus %s (%s) is damaged (%s); reading the corpus", corpus, path, exc)
         return None
@@ -101,7 +101,7 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
 
 
 def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
-              pickled: bytes) -> None:
+              pickled: bytes | memoryview) -> None:
     """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the
     saved reads of earlier ingests. A folder that refuses the write costs only the next opening's speed: logged, not
     raised."""

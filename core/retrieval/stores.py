@@ -8,7 +8,6 @@ and current law, and is allowed to be down.
 from __future__ import annotations
 
 import os
-import pickle
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -25,6 +24,7 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.edges import HELD_TYPES, ChainStarts, HeldEdges
 from core.retrieval.filters import Filters
+from core.retrieval.packed import pack, unpack
 from core.retrieval.unit_table import UnitTable
 from core.settings import Settings
 from core.stores import chroma_store
@@ -303,27 +303,25 @@ class ReadCorpus:
     read_by_pid: int = field(default_factory=os.getpid)  # the process that read it (child_open.py)
 
     def to_parts(self) -> bytes:
-        """Pickled a field (and a built index) at a time, so that the serving process can take it back a piece at a
-        time (`from_parts`): unpickled whole, ~40 MB for 14k units, it holds the interpreter for 30+ ms in one call,
-        every answer of the process stopped meanwhile."""
+        """Packed a field (and a built index) at a time (core.retrieval.packed), so that the serving process takes it
+        back a piece at a time (`from_parts`), its arrays as views of the file it read: unpickled whole, ~40 MB for
+        14k units, it held the interpreter for 30+ ms in one call, and copying the arrays into fresh memory faulted
+        their pages in under the interpreter, every answer of the process stopped meanwhile."""
         values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "built"}
         values.update({BUILT + name: index for name, index in self.built.items()})
-        return pickle.dumps([(name, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)) for name, value in values.items()],
-                            protocol=pickle.HIGHEST_PROTOCOL)
+        return pack(list(values.items()))
 
     @classmethod
-    def from_parts(cls, parts: list[tuple[str, bytes]], pause: Callable[[], None]) -> ReadCorpus:
-        """The read from `to_parts`'s pieces (unpickled by the caller: an outcome may be an error instead), with
-        `pause()` between pieces so that other threads take the interpreter."""
+    def from_parts(cls, packed: bytes | memoryview, pause: Callable[[], None]) -> ReadCorpus:
+        """The read from `to_parts`'s bytes, with `pause()` between pieces so that other threads take the
+        interpreter."""
         values: dict[str, Any] = {}
         built: dict[str, Any] = {}
-        for name, part in parts:
-            value = pickle.loads(part)
+        for name, value in unpack(packed, pause):
             if name.startswith(BUILT):
                 built[name.removeprefix(BUILT)] = value
             else:
                 values[name] = value
-            pause()
         return cls(**values, built=built)
 
     def build_indexes(self) -> ReadCorpus:
