@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import socket
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -149,3 +150,32 @@ def test_class_archive_is_recorded_once_then_mapped(tmp_path: Path) -> None:
     assert archive.read_bytes() == b"classes" and not pending.exists()
     assert [p.name for p in s.neo4j_home.iterdir()] == [archive.name]
     assert class_archive.jvm_flags(s) == [f"-XX:SharedArchiveFile={archive}"]
+
+
+def test_two_starts_at_once_on_one_data_dir_share_one_server(tmp_path: Path) -> None:
+    """Two commands started together (two ingests of a setup script) both found no server and both spawned one;
+    the second died on the store's lock ("Neo4j exited during start-up")."""
+    s = Settings(data_dir=tmp_path / "data", neo4j_bolt_port=_free_port(), neo4j_http_port=_free_port(),
+                 neo4j_uri=None, neo4j_password=None, neo4j_heap="512m", neo4j_pagecache="128m")
+    neo4j_local.install(s)
+    start = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        start.wait()
+        try:
+            neo4j_local.ensure_running(s)
+        except BaseException as exc:  # collected: the assertion below names them
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(180)
+        assert not failures, failures
+        assert neo4j_local.running_pid(s) is not None
+        assert _query(neo4j_connection(s), "RETURN 1 AS one") == [{"one": 1}]
+    finally:
+        neo4j_local.stop(s)

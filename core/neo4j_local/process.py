@@ -18,9 +18,11 @@ from core.neo4j_local.config import conf_dir, ensure_password, java, lib_dir, lo
 from core.neo4j_local.errors import Neo4jServerError
 from core.neo4j_local.install import install
 from core.settings import Neo4jConnection, Settings, get_settings, neo4j_connection
+from core.stores.file_lock import exclusive
 
 MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 PID_FILE = "citewalk-neo4j.pid"
+START_LOCK = "citewalk-neo4j-start.lock"
 CONSOLE_LOG = "console.log"
 START_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 60.0
@@ -170,17 +172,20 @@ def start(s: Settings | None = None, *, timeout_s: float = START_TIMEOUT_S) -> N
     s = s or get_settings()
     if s.neo4j_uri:
         return neo4j_connection(s)
-    pid = running_pid(s)
-    if pid is None:
-        if not _port_free(s.neo4j_bolt_port):
-            raise Neo4jServerError(
-                f"Port 127.0.0.1:{s.neo4j_bolt_port} is already taken by another process. "
-                "Stop it, or pick another port with CITEWALK_NEO4J_BOLT_PORT."
-            )
-        install(s)
-        write_conf(s)
-        ensure_password(s)
-        pid = _spawn(s)
+    # Two commands started together on one data dir (two ingests of a setup script) would both find no server
+    # and both spawn one; the second dies on the store's lock. They take turns: the second finds the first's.
+    with exclusive(run_dir(s) / START_LOCK):
+        pid = running_pid(s)
+        if pid is None:
+            if not _port_free(s.neo4j_bolt_port):
+                raise Neo4jServerError(
+                    f"Port 127.0.0.1:{s.neo4j_bolt_port} is already taken by another process. "
+                    "Stop it, or pick another port with CITEWALK_NEO4J_BOLT_PORT."
+                )
+            install(s)
+            write_conf(s)
+            ensure_password(s)
+            pid = _spawn(s)
     conn = neo4j_connection(s)
     _wait_for_bolt(s, conn, pid, timeout_s)
     return conn
