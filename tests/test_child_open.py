@@ -218,6 +218,23 @@ def test_a_new_ingest_reads_the_corpus_again_and_replaces_the_saved_read(
         os.utime(ids, ns=(stamp, stamp))
 
 
+def test_saving_a_read_removes_those_of_other_code_and_keeps_other_configurations(
+        test_settings: Settings, hipaa_corpus: str) -> None:
+    """An upgrade changes the code's digest: the reads the old code saved can never be loaded again, 41 MB each on a
+    large corpus, and were kept until the next ingest. Another method's configuration is still in use."""
+    settings, config = _child_for_every_corpus(test_settings), RetrievalConfig()
+    stamp = saved_read.ingest_stamp(settings, hipaa_corpus)
+    assert stamp is not None
+    folder = settings.lexical_path / hipaa_corpus
+    older_code = folder / f"{saved_read.SAVED_PREFIX}{stamp}-000000000000-0123456789abcdef.pickle"
+    older_code.write_bytes(b"a read of other code")
+    child_open.open_corpus(settings, hipaa_corpus, config)
+    other_config = saved_read.saved_path(settings, hipaa_corpus, RetrievalConfig(context_depth=0), stamp)
+    assert child_open.read_in_child(settings, hipaa_corpus, RetrievalConfig(context_depth=0), stamp) is not None
+    assert not older_code.exists()
+    assert other_config.exists() and saved_read.saved_path(settings, hipaa_corpus, config, stamp).exists()
+
+
 def test_a_damaged_saved_read_is_read_again_and_said(
         test_settings: Settings, hipaa_corpus: str, caplog: pytest.LogCaptureFixture) -> None:
     settings, config = _child_for_every_corpus(test_settings), RetrievalConfig()

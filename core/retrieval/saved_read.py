@@ -71,9 +71,16 @@ def _module_files(module: ModuleType) -> list[Path]:
     return [file] if file.is_file() else []
 
 
+def _current_prefix(stamp: int) -> str:
+    """What the names of the saved reads this code can load under this ingest start with: the ingest stamp, then
+    the code's digest (reads of other code, left by an upgrade, are of no use to anyone and go)."""
+    return f"{SAVED_PREFIX}{stamp}-{_code_digest()[:12]}-"
+
+
 def saved_path(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int) -> Path:
-    key = "\n".join((config.model_dump_json(), settings.neo4j_uri or "", str(settings.neo4j_bolt_port), _code_digest()))
-    return settings.lexical_path / corpus / f"{SAVED_PREFIX}{stamp}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.pickle"
+    # One per retrieval configuration and Neo4j address: the chat's methods each read the corpus with their own.
+    key = "\n".join((config.model_dump_json(), settings.neo4j_uri or "", str(settings.neo4j_bolt_port)))
+    return settings.lexical_path / corpus / f"{_current_prefix(stamp)}{hashlib.sha1(key.encode()).hexdigest()[:16]}.pickle"
 
 
 def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None) -> ReadCorpus | None:
@@ -103,8 +110,8 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
 def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
               pickled: bytes | memoryview) -> None:
     """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the
-    saved reads of earlier ingests. A folder that refuses the write costs only the next opening's speed: logged, not
-    raised."""
+    saved reads of earlier ingests and of other code. A folder that refuses the write costs only the next opening's
+    speed: logged, not raised."""
     if stamp is None or not read.graph_info:
         return
     path = saved_path(settings, corpus, config, stamp)
@@ -121,5 +128,5 @@ def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: i
                     corpus, path.parent, exc)
         return
     for old in path.parent.glob(f"{SAVED_PREFIX}*.pickle"):
-        if not old.name.startswith(f"{SAVED_PREFIX}{stamp}-"):
+        if not old.name.startswith(_current_prefix(stamp)):
             old.unlink(missing_ok=True)
