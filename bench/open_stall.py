@@ -49,7 +49,7 @@ from bench.stats import percentile
 from core.answer.events import AnswerEvent
 from core.chat.controls import RunOptions
 from core.chat.run_answer import chat_envelope
-from core.retrieval.child_open import CHILD_NICENESS, run_child
+from core.retrieval.child_open import CHILD_NICENESS, child_output, run_child
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.reload import open_stores
 from core.retrieval.saved_read import SAVED_PREFIX
@@ -183,7 +183,8 @@ async def _reader(corpus: str, cold: Settings, phase: Phase, t0: float, after_s:
     chats, without the serving process's side of an opening (unpickling, attaching handles, the first answer)."""
     await asyncio.sleep(after_s)
     start = time.perf_counter() - t0
-    await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig())
+    with child_output(cold, corpus) as out:
+        await asyncio.to_thread(run_child, cold, corpus, RetrievalConfig(), out)
     phase.opening = (start, time.perf_counter() - t0)
     phase.cold_pending = False
 

@@ -34,6 +34,10 @@ def _saved_reads(settings: Settings, corpus: str) -> list[Path]:
     return sorted((settings.lexical_path / corpus).glob(f"{saved_read.SAVED_PREFIX}*.pickle"))
 
 
+def _written_beside_the_index(settings: Settings, corpus: str) -> list[Path]:
+    return list((settings.lexical_path / corpus).glob(f"{saved_read.WRITING_PREFIX}*"))
+
+
 @pytest.fixture(autouse=True)
 def no_saved_read(test_settings: Settings, hipaa_corpus: str) -> Iterator[None]:
     """Each test here opens the corpus as if no child had read it before; none leaves a saved read to other tests."""
@@ -127,6 +131,7 @@ def test_a_child_that_dies_leaves_the_reading_to_the_serving_process(
     stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
     assert stores.read_by_pid == os.getpid() and stores.unit_ids
     assert "reading it in this one" in caplog.text
+    assert not _written_beside_the_index(test_settings, hipaa_corpus)
 
 
 def test_a_child_that_hangs_is_given_up_within_its_timeout(
@@ -141,6 +146,7 @@ def test_a_child_that_hangs_is_given_up_within_its_timeout(
     stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
     assert stores.read_by_pid == os.getpid() and stores.unit_ids
     assert time.perf_counter() - started < 30
+    assert not _written_beside_the_index(test_settings, hipaa_corpus)
 
 
 def test_a_corpus_never_ingested_is_reported_by_the_child_as_by_the_serving_process(test_settings: Settings) -> None:
@@ -281,3 +287,19 @@ def test_a_saved_read_s_arrays_are_views_of_the_file_read_not_copies(test_settin
     again = ReadCorpus.from_parts(data, lambda: None)
     assert np.shares_memory(again.window_matrix, np.frombuffer(data, dtype=np.uint8))
     assert again.window_matrix.flags.writeable
+
+
+def _mapped_inodes() -> set[int]:
+    return {int(fields[4]) for line in Path("/proc/self/maps").read_text().splitlines()
+            if len(fields := line.split()) >= 5}
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads this process's mappings from Linux's /proc")
+def test_the_file_a_child_read_is_mapped_from_is_the_saved_read(test_settings: Settings, hipaa_corpus: str) -> None:
+    """The read was mapped from the child's temporary file and a second copy saved beside the index: two copies in
+    the page cache (41 MB for ADGM) until the stores went. Now the child's file becomes the saved read."""
+    stores = child_open.open_corpus(_child_for_every_corpus(test_settings), hipaa_corpus, RetrievalConfig())
+    [saved] = _saved_reads(test_settings, hipaa_corpus)
+    assert stores.read_by_pid != os.getpid()
+    assert saved.stat().st_ino in _mapped_inodes()
+    assert not _written_beside_the_index(test_settings, hipaa_corpus)

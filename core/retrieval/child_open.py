@@ -23,12 +23,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from core.retrieval.busy import other_answers_in_flight
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.packed import is_packed, read_packed
-from core.retrieval.saved_read import between_pieces, ingest_stamp, load_saved, save_read
+from core.retrieval.saved_read import WRITING_PREFIX, between_pieces, ingest_stamp, keep_written, load_saved
 from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import REPO_ROOT, Settings
 
@@ -59,38 +61,54 @@ def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, *, war
 def read_in_child(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None = None) -> ReadCorpus | None:
     """What a child process read of the corpus, saved for later openings under the ingest `stamp`
     (saved_read.py); None when no child could read it (the caller reads it)."""
+    with child_output(settings, corpus) as out:
+        try:
+            done = run_child(settings, corpus, config, out)
+            written = read_packed(out) if done.returncode == 0 else memoryview(b"")
+            packed = done.returncode == 0 and is_packed(written)
+            outcome = pickle.loads(written) if done.returncode == 0 and not packed else None
+            read = ReadCorpus.from_parts(written, between_pieces) if packed else None
+        except (OSError, ValueError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
+            log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
+            return None
+        if isinstance(outcome, Exception):
+            raise outcome  # the corpus's own error, as reading it here would raise it
+        if read is None:
+            tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+            log.warning("could not read corpus %s in a child process (exit %s: %s); reading it in this one",
+                        corpus, done.returncode, tail[0])
+            return None
+        keep_written(settings, corpus, config, stamp, read, out)
+        return read
+
+
+@contextmanager
+def child_output(settings: Settings, corpus: str) -> Iterator[Path]:
+    """The file the child writes its outcome to, removed afterwards unless kept as the saved read. It lies beside
+    the corpus's index, so that the file this process maps its read from becomes the saved read by a rename: one
+    copy of the read in the page cache, shared with every later opening, instead of the mapped temporary file and
+    a saved copy of it. A system temporary file where that folder takes no file (not ingested, read-only)."""
     try:
-        done, written = run_child(settings, corpus, config)
-        packed = done.returncode == 0 and is_packed(written)
-        outcome = pickle.loads(written) if done.returncode == 0 and not packed else None
-        read = ReadCorpus.from_parts(written, between_pieces) if packed else None
-    except (OSError, ValueError, subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError) as exc:
-        log.warning("could not read corpus %s in a child process (%s); reading it in this one", corpus, exc)
-        return None
-    if isinstance(outcome, Exception):
-        raise outcome  # the corpus's own error, as reading it here would raise it
-    if read is None:
-        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-        log.warning("could not read corpus %s in a child process (exit %s: %s); reading it in this one",
-                    corpus, done.returncode, tail[0])
-        return None
-    save_read(settings, corpus, config, stamp, read, written)
-    return read
+        handle, name = tempfile.mkstemp(dir=settings.lexical_path / corpus, prefix=WRITING_PREFIX)
+    except OSError:
+        handle, name = tempfile.mkstemp(prefix="citewalk-read-")
+    os.close(handle)
+    path = Path(name)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)  # a mapping of it stays whole
 
 
-def run_child(settings: Settings, corpus: str, config: RetrievalConfig
-              ) -> tuple[subprocess.CompletedProcess[bytes], memoryview]:
-    """The reading child run to its end, bounded by CHILD_TIMEOUT_S, and its outcome (empty when it exited with an
-    error): the read packed in pieces (`ReadCorpus.to_parts`), or the corpus's error pickled. The outcome comes in a
-    file rather than on its stdout: through a pipe this process would read some 40 MB 32 KiB at a time, taking
-    the interpreter back from its answering threads at every piece, while the child waited on the full pipe. A
-    child that exits without writing it raises FileNotFoundError."""
-    with tempfile.TemporaryDirectory(prefix="citewalk-read-") as folder:
-        out = Path(folder) / "read.pickle"
-        request = pickle.dumps((settings, corpus, config, str(out)))
-        done = subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request,
-                              capture_output=True, cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
-        return done, read_packed(out) if done.returncode == 0 else memoryview(b"")
+def run_child(settings: Settings, corpus: str, config: RetrievalConfig, out: Path) -> subprocess.CompletedProcess[bytes]:
+    """The reading child run to its end, bounded by CHILD_TIMEOUT_S, having written its outcome to `out` (when it
+    exited without an error): the read packed in pieces (`ReadCorpus.to_parts`), or the corpus's error pickled. The
+    outcome goes to a file rather than to its stdout: through a pipe this process would read some 40 MB 32 KiB at a
+    time, taking the interpreter back from its answering threads at every piece, while the child waited on the full
+    pipe."""
+    request = pickle.dumps((settings, corpus, config, str(out)))
+    return subprocess.run([*child_python(), "-m", "core.retrieval.child_open"], input=request, capture_output=True,
+                          cwd=REPO_ROOT, env=child_env(), timeout=CHILD_TIMEOUT_S, check=False)
 
 
 def child_python() -> list[str]:

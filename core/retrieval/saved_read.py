@@ -34,6 +34,8 @@ from core.stores import queries
 
 log = logging.getLogger("citewalk.stores")
 SAVED_PREFIX = "read-"
+# A read being written beside the index, renamed to a saved read once whole.
+WRITING_PREFIX = ".saved-"
 # The modules whose classes a ReadCorpus pickles (and the analyzers its lexical indexes carry).
 HELD_MODULES = (stores, packed, unit_table, edges, retrieval_config, lexical, analyzers, queries, domain)
 
@@ -109,21 +111,38 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
 
 def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
               pickled: bytes | memoryview) -> None:
-    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest, replacing the
-    saved reads of earlier ingests and of other code. A folder that refuses the write costs only the next opening's
-    speed: logged, not raised."""
+    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest (keep_written).
+    A folder that refuses the write costs only the next opening's speed: logged, not raised."""
+    if stamp is None or not read.graph_info:
+        return
+    folder = settings.lexical_path / corpus
+    written: Path | None = None
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=WRITING_PREFIX, delete=False) as handle:
+            written = Path(handle.name)
+            handle.write(pickled)
+    except OSError as exc:
+        log.warning("could not save the read of corpus %s in %s (%s); the next opening reads it again",
+                    corpus, folder, exc)
+    else:
+        keep_written(settings, corpus, config, stamp, read, written)
+    finally:
+        if written is not None:
+            written.unlink(missing_ok=True)
+
+
+def keep_written(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
+                 written: Path) -> None:
+    """Makes `written` (a file of the corpus's folder holding `read` packed) the corpus's saved read for this ingest,
+    by a rename: whole or not at all for another worker loading it, and a mapping of the file stays the saved read's
+    pages. The saved reads of earlier ingests and of other code go. Not kept (the caller removes the file): a read
+    without an ingest stamp or without its graph."""
     if stamp is None or not read.graph_info:
         return
     path = saved_path(settings, corpus, config, stamp)
-    written: Path | None = None
     try:
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".saved-", delete=False) as handle:
-            written = Path(handle.name)
-            handle.write(pickled)
-        os.replace(written, path)  # whole or not at all: another worker may be loading it
+        os.replace(written, path)
     except OSError as exc:
-        if written is not None:
-            written.unlink(missing_ok=True)
         log.warning("could not save the read of corpus %s in %s (%s); the next opening reads it again",
                     corpus, path.parent, exc)
         return
