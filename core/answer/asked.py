@@ -131,6 +131,10 @@ SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\
 SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", r"제재", r"불이익", r"\bpenalt", r"\bfines?\b",
                       r"\bfined\b", r"\bsanction", r"\bpunish", r"\bprison", r"\boffen[cs]e", r"\bcriminal",
                       r"phạt", r"\btù\b", r"chế tài", r"truy cứu", r"xử lý")
+# A provision's text that sets a sanction (the lead-in of a penalty list, a penalty article): narrower than a
+# question's SANCTION_ASKED, whose "xử lý" or "offence" a provision writes about many other things.
+SANCTION_STATED = _any(r"\bfines?\b", r"\bpenalt(?:y|ies)\b", r"\bimprisonment\b", r"벌금", r"과태료", r"징역",
+                       r"phạt tiền", r"phạt cảnh cáo", r"phạt tù")
 # A transitional or commencement provision says how the law applied to what began before it, or from when it
 # applies: a Korean 부칙 (addenda: 시행일, 경과조치, 적용례, a dated 특례), "Điều khoản / Quy định chuyển tiếp", "Hiệu lực
 # thi hành", "Transitional provisions", "Entry into force". It reads like the body provision it qualifies ("요양병원

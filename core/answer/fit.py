@@ -18,12 +18,14 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from core.answer.asked import Kind, carries, enumerates, lists_elements
+from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
+from core.answer.sanctions import penalty_items, standing, states_sanction
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
@@ -206,8 +208,20 @@ class _Fitter:
         return self._units[unit_id]
 
     def cover(self, unit: UnitRecord) -> float:
-        words = _words(unit)
+        return self.cover_words(_words(unit))
+
+    def cover_words(self, words: set[str]) -> float:
         return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
+
+    def cover_checkable(self, words: set[str]) -> float:
+        """`cover_words` of the question's content words only: between items of one list, which share the
+        lead-in's words, an everyday word ("후", "after") matched by chance would decide."""
+        return self.scorer.score_terms({t for t in self.content if _has(t, words)})
+
+    @cached_property
+    def content(self) -> set[str]:
+        """The terms of the question's content words (core.answer.checkable)."""
+        return {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
 
     def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
         """Headings replaced by their sub-units (their content is there), other units kept."""
@@ -338,6 +352,28 @@ class _Fitter:
         if not found:
             return units, None
         return units + found, "quoted term " + ", ".join(self.unit(u).label for u in found)
+
+    def sanction(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A question after the sanction for breaching a duty is answered by the item of a penalty provision that
+        cites the duty (core.answer.sanctions): the item that, read with its lead-in and its best cited provision's
+        headings, covers most of the question replaces a one-unit answer that sets no sanction, or one it covers
+        more of the question than."""
+        if self.signals is None or not asks_sanction(self.deps.question) or len(units) != 1 or self.named(units[0]):
+            return units, None
+        stores = self.signals.stores
+        # Only items the cited provision's headings add to compete: an item matching the question by its own
+        # everyday words ("failure to provide access") is not thereby the duty asked about.
+        found = [(total, item) for item, lead in penalty_items(stores, self.deps.ledger.ids())
+                 for total, base in [standing(stores, item, lead, _words, self.cover_checkable)] if total > base]
+        if not found:
+            return units, None
+        total, item = max(found, key=lambda pair: pair[0])
+        chosen = self.unit(units[0])
+        # A chosen unit that sets no sanction does not answer what the sanction is, however many words it shares.
+        if item.id == chosen.id or states_sanction(chosen) and total <= self.cover_checkable(_words(chosen)):
+            return units, None
+        self.record(self.unit(item.id), "paragraph")
+        return [item.id], f"penalty for the duty it cites: {item.label}"
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
@@ -486,8 +522,7 @@ class _Fitter:
             if s.id != unit.id:
                 others |= _words(s)
         own = _words(unit)
-        content = {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
-        return any(_has(t, own) and not _has(t, others) for t in content)
+        return any(_has(t, own) and not _has(t, others) for t in self.content)
 
     def settle(self, unit_id: str) -> str:
         """For a condition: the rule under the same heading that states the permission or its conditions best
@@ -538,6 +573,11 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     notes += [note] if note else []
     chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
+    kept: set[str] = set()  # a penalty item: its sum is in its lead-in, quoted above it, and descent would climb back
+    if note is None:
+        chosen, note = fitter.sanction(chosen)
+        notes += [note] if note else []
+        kept = set(chosen) if note else kept
     if note is None:
         chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
         notes += [note] if note else []
@@ -547,7 +587,7 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     descended = []
     for u in chosen:
         # Two units chosen together (a citation pair) each answer their half: only a heading is opened.
-        d, note = fitter.descend(u, heading_only=len(chosen) > 1)
+        d, note = (u, None) if u in kept else fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
     descended = fitter.stating(descended)
