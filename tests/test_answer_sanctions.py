@@ -119,3 +119,14 @@ def test_a_korean_fine_is_the_item_of_the_duty_asked_not_one_sharing_an_everyday
     question = "저희 병원에서 수혈 후 수혈부작용이 생겼는데 담당자가 깜빡하고 신고를 안 했어요. 과태료가 얼마까지 나올 수 있나요?"
     cited = _cited(question, test_settings, ko_fines_corpus)
     assert cited and cited[0].endswith("제23조제1항제2호"), cited
+
+
+def test_the_answer_s_path_shows_the_duty_the_penalty_item_cites(fines_corpus: str, test_settings: Settings) -> None:
+    """The citation is why the item answers: the path view draws it, from the item to the duty's article."""
+    envelope = answer_question("How big a fine could we face for not keeping a logbook of our feeding activities?",
+                               fines_corpus, test_settings)
+    [rule] = envelope.answer.rules
+    cites = [e for e in envelope.answer.chain if e.type == "REFERENCES"]
+    assert [(e.source, e.target) for e in cites] == [(rule.unit_id, "fines/bird_keeping/ch-i/art-2")], envelope.answer.chain
+    assert any(e.type == "CONTAINS" and e.target == rule.unit_id for e in envelope.answer.chain)
+    assert not envelope.notices, envelope.notices

@@ -85,15 +85,16 @@ def _rules(deps: AnswerDeps, scorer: Scorer, fitted: Fitted) -> list[RuleClaims]
 
 
 def _chain(selection: Selection, fitted: Fitted, cited: set[str]) -> list[Edge]:
-    """The citation between the two cited rules; for one rule, the heading it sits under."""
+    """The citation between the two cited rules; for one rule, the heading it sits under, and the provision it
+    cites that decided it (a penalty item's duty)."""
     edge = selection.edge
     if edge is not None and {edge.source, edge.target} <= cited:
         return [Edge(source=edge.source, type=edge.type, target=edge.target)]
     if len(cited) == 1:
         (only,) = cited
         heading = fitted.context.get(only)
-        if heading is not None:
-            return [Edge(source=heading.id, type="CONTAINS", target=only)]
+        inside = [Edge(source=heading.id, type="CONTAINS", target=only)] if heading is not None else []
+        return inside + ([fitted.cites[only]] if only in fitted.cites else [])
     return []
 
 

@@ -29,7 +29,7 @@ from core.answer.sanctions import penalty_items, standing, states_sanction
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
-from core.domain import Edge, StoreError, UnitType
+from core.domain import Edge, EdgeType, StoreError, UnitType
 from core.domain.labels import KOREAN_SUB_UNIT, without_marks
 from core.stores.queries import UnitRecord
 
@@ -91,6 +91,7 @@ class Fitted:
     units: list[str]
     leads: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → the lead-in it is quoted under
     context: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → its parent heading (for the graph)
+    cites: dict[str, Edge] = field(default_factory=dict)  # unit id → the citation it was chosen by (for the graph)
     notes: list[str] = field(default_factory=list)  # what was corrected, for the bench's per-question record
 
 
@@ -167,6 +168,7 @@ class _Fitter:
         # A transitional provision the selection kept out of its pool does not come back as a swap: it carries the
         # kinds' words (a date, "다음 각 호") for the old case, not the rule asked about.
         self._barred = transitional_units(deps.ledger, deps.question, signals)
+        self.cites: dict[str, Edge] = {}  # a cited unit → the citation that decided it (sanction)
 
     def know(self, unit_ids: list[str]) -> None:
         """Reads the headings of those of these units not yet known, in one query."""
@@ -363,16 +365,21 @@ class _Fitter:
         stores = self.signals.stores
         # Only items the cited provision's headings add to compete: an item matching the question by its own
         # everyday words ("failure to provide access") is not thereby the duty asked about.
-        found = [(total, item) for item, lead in penalty_items(stores, self.deps.ledger.ids())
-                 for total, base in [standing(stores, item, lead, _words, self.cover_checkable)] if total > base]
+        found = [(total, item, duty) for item, lead in penalty_items(stores, self.deps.ledger.ids())
+                 for total, _, duty in [standing(stores, item, lead, _words, self.cover_checkable)] if duty is not None]
         if not found:
             return units, None
-        total, item = max(found, key=lambda pair: pair[0])
+        total, item, duty = max(found, key=lambda found: found[0])
         chosen = self.unit(units[0])
         # A chosen unit that sets no sanction does not answer what the sanction is, however many words it shares.
         if item.id == chosen.id or states_sanction(chosen) and total <= self.cover_checkable(_words(chosen)):
             return units, None
         self.record(self.unit(item.id), "paragraph")
+        # The duty it was read by is shown with it: the citation is why this item answers.
+        edge = Edge(source=item.id, type=EdgeType.REFERENCES, target=duty)
+        self.record(self.unit(duty), "context", via=edge)
+        self.deps.ledger.record_edge(edge)
+        self.cites[item.id] = edge
         return [item.id], f"penalty for the duty it cites: {item.label}"
 
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
@@ -605,4 +612,5 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
             fitter.record(heading, "context")
             deps.ledger.record_edge(Edge(source=heading.id, type="CONTAINS", target=u))
             context[u] = heading
-    return Fitted(whole, {u: p for u, p in leads.items() if u in whole}, context, notes)
+    return Fitted(whole, leads={u: p for u, p in leads.items() if u in whole}, context=context, notes=notes,
+                  cites={u: e for u, e in fitter.cites.items() if u in whole})
