@@ -70,6 +70,28 @@ KO_ACT = """# 수혈관리법
   3\\. 제10조제3항 후단을 위반하여 실태조사에 협조하지 아니한 자
 """
 
+# A Vietnamese sanctions decree: the points of a fine name the duty only as "khoản 1 Điều 2".
+VI_DECREE = """CHÍNH PHỦ
+NGHỊ ĐỊNH
+QUY ĐỊNH XỬ PHẠT VI PHẠM HÀNH CHÍNH TRONG LĨNH VỰC NUÔI CHIM CẢNH
+Chương I
+NGHĨA VỤ CỦA NGƯỜI NUÔI CHIM
+Điều 1. Giấy phép nuôi chim
+1. Người nuôi chim cảnh phải có giấy phép do cơ quan có thẩm quyền cấp.
+Điều 2. Sổ theo dõi hoạt động cho chim ăn
+1. Người nuôi chim phải lập và lưu giữ sổ theo dõi hoạt động cho chim ăn.
+2. Sổ theo dõi được lập bằng văn bản giấy hoặc điện tử.
+Điều 3. Chỉ định người giám sát
+1. Người nuôi trên năm mươi con chim phải chỉ định người giám sát.
+Chương II
+XỬ PHẠT VI PHẠM HÀNH CHÍNH
+Điều 10. Vi phạm quy định về nghĩa vụ của người nuôi chim
+1. Phạt tiền từ 1.000.000 đồng đến 3.000.000 đồng đối với một trong các hành vi sau đây:
+a) Không thực hiện đúng quy định tại khoản 1 Điều 2;
+b) Không thực hiện đúng quy định tại khoản 1 Điều 3.
+2. Phạt tiền từ 5.000.000 đồng đến 10.000.000 đồng đối với hành vi vi phạm quy định tại khoản 1 Điều 1.
+"""
+
 PREFIX = "Regulation (EU) 2021/88, "
 
 
@@ -91,6 +113,11 @@ def fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settin
 @pytest.fixture(scope="module")
 def ko_fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
     return _ingested(tmp_path_factory, test_settings, "ko_fines", "법률.md", KO_ACT, 3)
+
+
+@pytest.fixture(scope="module")
+def vi_fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
+    return _ingested(tmp_path_factory, test_settings, "vi_fines", "nghi_dinh.txt", VI_DECREE, 3)
 
 
 def _cited(question: str, settings: Settings, corpus: str) -> list[str]:
@@ -130,3 +157,12 @@ def test_the_answer_s_path_shows_the_duty_the_penalty_item_cites(fines_corpus: s
     assert [(e.source, e.target) for e in cites] == [(rule.unit_id, "fines/bird_keeping/ch-i/art-2")], envelope.answer.chain
     assert any(e.type == "CONTAINS" and e.target == rule.unit_id for e in envelope.answer.chain)
     assert not envelope.notices, envelope.notices
+
+
+@pytest.mark.parametrize(("question", "point"), [
+    ("Nếu không lập sổ theo dõi hoạt động cho chim ăn thì bị phạt bao nhiêu tiền?", "Điều 10 khoản 1 điểm a"),
+    ("Không chỉ định người giám sát thì bị xử phạt thế nào?", "Điều 10 khoản 1 điểm b"),
+])
+def test_a_vietnamese_fine_is_the_point_citing_the_duty(question: str, point: str, vi_fines_corpus: str,
+                                                        test_settings: Settings) -> None:
+    assert _cited(question, test_settings, vi_fines_corpus) == [f"nghi_dinh {point}"]
