@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from core.analyzers.script import language_of_text
 from core.answer.deps import Evidence, EvidenceLedger
-from core.answer.models import RuleClaims
+from core.answer.models import Claim, RuleClaims
 from core.answer.quotes import choose_claims, is_lead_in, item_claims
 from core.answer.selection import Scorer
 from core.answer.short import short_answer
@@ -64,3 +64,11 @@ def test_an_inline_item_brings_the_sentence_it_hangs_on():
     claims = choose_claims(text, _scorer("Must the application form be included in the Prospectus?"), limit=1)
     assert [c.text for c in claims][0] == "A Person making a Prospectus Offer must ensure that:"
     assert claims[1].paragraph == "(1)" and all(text[c.span[0]:c.span[1]] == c.text for c in claims)
+
+
+def test_a_case_quoted_under_its_rule_s_lead_in_reads_after_it():
+    lead = Claim(text="Infringements of the following provisions shall be subject to fines up to 20 000 EUR:",
+                 unit_id="art/5/1")
+    case = Claim(text="(a) the basic principles for feeding pursuant to Article 1;", unit_id=None)
+    answer = short_answer([RuleClaims(unit_id="art/5/1/a", label="Reg, Article 5(1)(a)", claims=[lead, case])], "q")
+    assert "fines up to 20 000 EUR: (a) the basic principles for feeding pursuant to Article 1." in answer, answer

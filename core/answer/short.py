@@ -80,11 +80,18 @@ def _item(claim: Claim) -> str:
 
 
 def _rule_text(rule: RuleClaims, wording: Wording, item_limit: int) -> str:
-    own = [c.text for c in rule.claims if c.unit_id is None]
-    items = [c for c in rule.claims if c.unit_id is not None]
+    # A case quoted under its rule's lead-in (extractive.py puts that sentence of another unit first) reads after it:
+    # "Infringements of the following … fines up to 20 000 000 EUR …: (a) the basic principles for processing …".
+    first_own = next((i for i, c in enumerate(rule.claims) if c.unit_id is None), len(rule.claims))
+    leads = [c.text for c in rule.claims[:first_own]] if first_own < len(rule.claims) else []
+    claims = rule.claims[len(leads):]
+    own = [c.text for c in claims if c.unit_id is None]
+    items = [c for c in claims if c.unit_id is not None]
     if items and own:
         own = own[-1:]  # the lead-in sentence the items hang on
-    text = " ".join(own)
+    text = " ".join(leads[-1:] + own)
+    if not items and text.endswith((";", ",")):  # a case of a list ends as the list goes on
+        text = text[:-1] + "."
     if items:
         shown = items[:item_limit]
         text = f"{text} {'; '.join(_item(c) for c in shown)}".strip()
