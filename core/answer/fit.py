@@ -369,7 +369,7 @@ class _Fitter:
                  for total, _, duty in [standing(stores, item, lead, _words, self.cover_checkable)] if duty is not None]
         if not found:
             return units, None
-        total, item, duty = max(found, key=lambda found: found[0])
+        total, item, duty = max(found, key=lambda row: row[0])
         chosen = self.unit(units[0])
         # A chosen unit that sets no sanction does not answer what the sanction is, however many words it shares.
         if item.id == chosen.id or states_sanction(chosen) and total <= self.cover_checkable(_words(chosen)):
