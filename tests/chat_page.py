@@ -82,8 +82,8 @@ def share_last_answer(page) -> str:
         # Seen once in CI (stop 42, test_workers) with nothing in the worker's log: what the chat showed (Chainlit's
         # toast when the action's request fails, the last message) is what tells a lost click from a failed action.
         toasts = page.locator("[data-sonner-toast]").all_inner_texts()
-        last = page.locator('[data-step-type="assistant_message"]').last.inner_text()[:300] \
-            if page.locator('[data-step-type="assistant_message"]').count() else ""
+        messages = page.locator('[data-step-type="assistant_message"]')
+        last = messages.last.inner_text()[:300] if messages.count() else ""
         raise AssertionError(f"no share link after Copy link: toasts {toasts}, last message {last!r}, "
                              f"at {page.url}") from exc
     return page.locator(SHARE_INPUT).last.input_value()

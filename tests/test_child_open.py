@@ -257,8 +257,10 @@ def test_a_read_without_the_graph_is_not_saved(test_settings: Settings, hipaa_co
     read = child_open.read_in_child(_child_for_every_corpus(test_settings), hipaa_corpus, config)
     assert read is not None and read.graph_info
     read.graph_info = False
-    saved_read.save_read(test_settings, hipaa_corpus, config, saved_read.ingest_stamp(test_settings, hipaa_corpus),
-                         read, pickle.dumps(read))
+    with child_open.child_output(test_settings, hipaa_corpus) as written:
+        written.write_bytes(read.to_parts())
+        saved_read.keep_written(test_settings, hipaa_corpus, config,
+                                saved_read.ingest_stamp(test_settings, hipaa_corpus), read, written)
     assert _saved_reads(test_settings, hipaa_corpus) == []
 
 

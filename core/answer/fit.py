@@ -366,7 +366,7 @@ class _Fitter:
         # Only items the cited provision's headings add to compete: an item matching the question by its own
         # everyday words ("failure to provide access") is not thereby the duty asked about.
         found = [(total, item, duty) for item, lead in penalty_items(stores, self.deps.ledger.ids())
-                 for total, _, duty in [standing(stores, item, lead, _words, self.cover_checkable)] if duty is not None]
+                 for total, duty in [standing(stores, item, lead, _words, self.cover_checkable)] if duty is not None]
         if not found:
             return units, None
         total, item, duty = max(found, key=lambda row: row[0])

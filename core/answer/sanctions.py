@@ -88,11 +88,11 @@ def heading_words(units: Mapping[str, UnitRecord], unit_id: str) -> Words:
 
 
 def standing(stores: CorpusStores, item: UnitRecord, lead: UnitRecord, own: Callable[[UnitRecord], Words],
-             cover: Callable[[Words], float]) -> tuple[float, float, str | None]:
-    """How much of the question the item covers read with its lead-in and its best cited provision's headings, how
-    much without those headings (the part the duty's name adds is the difference), and that cited provision."""
+             cover: Callable[[Words], float]) -> tuple[float, str | None]:
+    """How much of the question the item covers read with its lead-in and its best cited provision's headings, and
+    that cited provision; None (and the cover without headings) when no cited provision's headings add to it."""
     base = own(item) | own(lead)
     alone = cover(base)
     read = [(cover(base | heading_words(stores.units, t)), t) for t in cited(stores, item.id)]
     best, target = max(read, key=lambda pair: pair[0], default=(alone, None))
-    return (best, alone, target) if best > alone else (alone, alone, None)
+    return (best, target) if best > alone else (alone, None)

@@ -82,9 +82,8 @@ def _item(claim: Claim) -> str:
 def _rule_text(rule: RuleClaims, wording: Wording, item_limit: int) -> str:
     # A case quoted under its rule's lead-in (extractive.py puts that sentence of another unit first) reads after it:
     # "Infringements of the following … fines up to 20 000 000 EUR …: (a) the basic principles for processing …".
-    first_own = next((i for i, c in enumerate(rule.claims) if c.unit_id is None), len(rule.claims))
-    leads = [c.text for c in rule.claims[:first_own]] if first_own < len(rule.claims) else []
-    claims = rule.claims[len(leads):]
+    first_own = next((i for i, c in enumerate(rule.claims) if c.unit_id is None), 0)
+    leads, claims = [c.text for c in rule.claims[:first_own]], rule.claims[first_own:]
     own = [c.text for c in claims if c.unit_id is None]
     items = [c for c in claims if c.unit_id is not None]
     if items and own:

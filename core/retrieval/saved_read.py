@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import tempfile
 import time
 from functools import cache
 from pathlib import Path
@@ -107,28 +106,6 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
         log.warning("the saved read %s is not a read of corpus %s with its graph; reading the corpus", path, corpus)
         return None
     return read
-
-
-def save_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
-              pickled: bytes | memoryview) -> None:
-    """Saves `pickled` (`read` as `ReadCorpus.to_parts` gave it) as the corpus's read for this ingest (keep_written).
-    A folder that refuses the write costs only the next opening's speed: logged, not raised."""
-    if stamp is None or not read.graph_info:
-        return
-    folder = settings.lexical_path / corpus
-    written: Path | None = None
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=WRITING_PREFIX, delete=False) as handle:
-            written = Path(handle.name)
-            handle.write(pickled)
-    except OSError as exc:
-        log.warning("could not save the read of corpus %s in %s (%s); the next opening reads it again",
-                    corpus, folder, exc)
-    else:
-        keep_written(settings, corpus, config, stamp, read, written)
-    finally:
-        if written is not None:
-            written.unlink(missing_ok=True)
 
 
 def keep_written(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None, read: ReadCorpus,
