@@ -121,3 +121,18 @@ Duties of sellers
 (c) the requirements in paragraph 5.
 Done at Strasbourg, 15 May 2014.
 """
+
+
+def regulation(number: str, subject: str, recital: str, body: str) -> str:
+    """A regulation as the Official Journal prints it: the header, one recital, then `body` (chapters, articles)."""
+    return f"""12.3.2021
+EN
+Official Journal of the European Union
+REGULATION (EU) {number} OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL
+of 3 March 2021
+on {subject}
+THE EUROPEAN PARLIAMENT AND THE COUNCIL OF THE EUROPEAN UNION,
+Whereas:
+(1) {recital}
+HAVE ADOPTED THIS REGULATION:
+{body}"""

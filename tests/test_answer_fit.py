@@ -102,6 +102,7 @@ def test_a_recital_gives_way_to_the_search_hit_that_reads_most_like_it(test_sett
     class _Stores:
         index = {"rec": 0, "art": 1, "far": 2, "bal": 3}
         units: dict[str, UnitRecord] = {}  # no parents or titles: nothing transitional
+        edges = None  # no citations held
         first_rows = np.array([0, 1, 2, 3])
         window_matrix = np.array([[1.0, 0.0], [0.5, 0.87], [0.0, 1.0], [0.9, 0.44]])
 
@@ -419,6 +420,7 @@ def test_a_deadline_question_takes_the_period_closest_in_meaning_not_the_one_sha
     class _Stores:
         index = {"a70-2": 0, "a61-2": 1, "a12-3": 2}
         units: dict[str, UnitRecord] = {}  # no parents or titles: nothing transitional
+        edges = None  # no citations held
 
     question = "A customer emailed asking for a copy of everything we hold about her. How long do I have to reply?"
     deps = AnswerDeps(settings=test_settings, corpus="eu", question=question, retriever=FakeRetriever(), graph=_Graph())

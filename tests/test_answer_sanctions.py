@@ -6,19 +6,13 @@ import pytest
 
 from core.answer.service import answer_question
 from core.settings import Settings
-from ingest.pipeline import run_ingest
+from tests.eu_texts import regulation
+from tests.support.ingested import ingest_text
 
-ACT = """12.3.2021
-EN
-Official Journal of the European Union
-REGULATION (EU) 2021/88 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL
-of 3 March 2021
-on the keeping of garden birds (Bird Keeping Regulation)
-THE EUROPEAN PARLIAMENT AND THE COUNCIL OF THE EUROPEAN UNION,
-Whereas:
-(1) Keepers of garden birds should be accountable for how the birds are fed.
-HAVE ADOPTED THIS REGULATION:
-CHAPTER I
+ACT = regulation(
+    "2021/88",
+    "the keeping of garden birds (Bird Keeping Regulation)",
+    "Keepers of garden birds should be accountable for how the birds are fed.", """CHAPTER I
 Obligations of keepers
 Article 1
 Lawfulness of feeding
@@ -46,7 +40,7 @@ Administrative fines
 (a) the basic principles for feeding pursuant to Article 1;
 (b) non-compliance with an order of the competent authority.
 3. Each competent authority shall ensure that the imposition of administrative fines is effective.
-"""
+""")
 
 # A Korean act's 과태료 article: its items name the duty's article, and in part its words.
 KO_ACT = """# 수혈관리법
@@ -95,29 +89,19 @@ b) Không thực hiện đúng quy định tại khoản 1 Điều 3.
 PREFIX = "Regulation (EU) 2021/88, "
 
 
-def _ingested(tmp_path_factory: pytest.TempPathFactory, settings: Settings, corpus: str, file: str, text: str,
-              references: int) -> str:
-    """The act ingested as its own corpus, with at least `references` citation edges (the items' and the rest)."""
-    folder = tmp_path_factory.mktemp(corpus)
-    (folder / file).write_text(text, encoding="utf-8")
-    summary = run_ingest([folder], corpus, settings, quiet=True)
-    assert not summary.failures and summary.edges_by_type.get("REFERENCES", 0) >= references, summary.edges_by_type
-    return corpus
-
-
 @pytest.fixture(scope="module")
 def fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
-    return _ingested(tmp_path_factory, test_settings, "fines", "bird_keeping.txt", ACT, 4)
+    return ingest_text(tmp_path_factory, test_settings, "fines", "bird_keeping.txt", ACT, 4)
 
 
 @pytest.fixture(scope="module")
 def ko_fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
-    return _ingested(tmp_path_factory, test_settings, "ko_fines", "법률.md", KO_ACT, 3)
+    return ingest_text(tmp_path_factory, test_settings, "ko_fines", "법률.md", KO_ACT, 3)
 
 
 @pytest.fixture(scope="module")
 def vi_fines_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
-    return _ingested(tmp_path_factory, test_settings, "vi_fines", "nghi_dinh.txt", VI_DECREE, 3)
+    return ingest_text(tmp_path_factory, test_settings, "vi_fines", "nghi_dinh.txt", VI_DECREE, 3)
 
 
 def _cited(question: str, settings: Settings, corpus: str) -> list[str]:

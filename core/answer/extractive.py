@@ -85,11 +85,15 @@ def _rules(deps: AnswerDeps, scorer: Scorer, fitted: Fitted) -> list[RuleClaims]
 
 
 def _chain(selection: Selection, fitted: Fitted, cited: set[str]) -> list[Edge]:
-    """The citation between the two cited rules; for one rule, the heading it sits under, and the provision it
-    cites that decided it (a penalty item's duty)."""
+    """The citation between the two cited rules (the selection's pair, or the one the fit followed to the case
+    asked); for one rule, the heading it sits under, and the provision it cites that decided it (a penalty item's
+    duty)."""
     edge = selection.edge
     if edge is not None and {edge.source, edge.target} <= cited:
         return [Edge(source=edge.source, type=edge.type, target=edge.target)]
+    followed = [e for e in fitted.cites.values() if {e.source, e.target} <= cited]
+    if followed:
+        return followed[:1]
     if len(cited) == 1:
         (only,) = cited
         heading = fitted.context.get(only)

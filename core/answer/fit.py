@@ -10,7 +10,9 @@ only when the chosen provision plainly misses:
   (the units under the highest ancestor whose label the unit's label extends: "164.404" for "164.404(a)(1)")
   that carries it and covers the question best is cited instead;
 - a rule whole: one of several conditions that must all hold ("…; and") is cited as the rule it conditions; one
-  of several alternatives ("…; or") stands as a case of the rule, quoted under the rule's lead-in.
+  of several alternatives ("…; or") stands as a case of the rule, quoted under the rule's lead-in;
+- the case a rule applies to: a provision the rule cites outside its article, holding a phrase of the question the
+  rule lacks ("legitimate interests" for "processing based on point (f) of Article 6(1)"), is cited beside it.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from core.answer.checkable import checkable_words
 from core.answer.defined import asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
+from core.answer.referenced import asked_phrases, cited_elsewhere, naming, same_stem
 from core.answer.sanctions import penalty_items, standing, states_sanction
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
 from core.answer.signals import Signals, clauses
@@ -112,8 +115,7 @@ def deciding_terms(scorer: Scorer, deps: AnswerDeps) -> list[str]:
 
 def _has(term: str, words: set[str]) -> bool:
     """The term, or a word of the same stem family ("discov" / "discoveri": the stemmer cuts them apart)."""
-    return term in words or (len(term) >= 4 and any(len(w) >= 4 and (w.startswith(term) or term.startswith(w))
-                                                    for w in words))
+    return term in words or any(same_stem(term, w) for w in words)
 
 
 def _words(unit: UnitRecord) -> set[str]:
@@ -382,6 +384,33 @@ class _Fitter:
         self.cites[item.id] = edge
         return [item.id], f"penalty for the duty it cites: {item.label}"
 
+    def referenced(self, units: list[str]) -> tuple[list[str], str | None]:
+        """A one-rule answer is cited with the provision the rule cites elsewhere that holds a phrase of the
+        question the rule lacks and few of the evidence hold (core.answer.referenced): the case the rule applies to,
+        named by number in the rule and in words by the user."""
+        if self.signals is None or len(units) != 1 or self.named(units[0]):
+            return units, None
+        chosen, stores = self.unit(units[0]), self.signals.stores
+        targets = cited_elsewhere(stores, chosen.id)
+        if not targets:
+            return units, None
+        rule = [u.text for u in self.subtree(chosen.id, chosen)]
+        rule += [" ".join((u.title, u.text)) for u in self.ancestors(chosen.id)]
+        asked = asked_phrases(self.deps.question, self.content, rule,
+                              (e.unit.text for e in self.deps.ledger.units.values()))
+        if not asked:
+            return units, None
+        found = naming(asked, [stores.units[t] for t in targets])
+        if not found:
+            return units, None
+        _, read = max(found, key=lambda row: (row[0], self.cover(row[1])))
+        best = self.unit(read.id)  # the text as stored in the graph, which the claims quote
+        edge = Edge(source=chosen.id, type=EdgeType.REFERENCES, target=best.id)
+        self.record(best, "paragraph", via=edge)
+        self.deps.ledger.record_edge(edge)
+        self.cites[best.id] = edge
+        return units + [best.id], f"the provision it cites for the case asked: {best.label}"
+
     def kind_switch(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does (as good, or KIND_MARGIN lower in words and KIND_DENSE in meaning): the closest of those in
@@ -603,6 +632,8 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
         whole = [fitter.settle(whole[0])]
     whole = list(dict.fromkeys(whole))
+    whole, note = (whole, None) if kept else fitter.referenced(whole)
+    notes += [note] if note else []
     whole, note = fitter.quoted(whole)
     notes += [note] if note else []
     context: dict[str, UnitRecord] = {}

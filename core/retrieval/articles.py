@@ -33,10 +33,14 @@ def up_to_article(units: Mapping[str, UnitRecord], unit_id: str) -> tuple[list[U
     return path, False
 
 
-def article_of(query: Query, unit_id: str) -> str:
+def article_id(units: Mapping[str, UnitRecord], unit_id: str) -> str:
     """The article a unit belongs to (itself when it is one, or when none is above it)."""
-    path, found = up_to_article(query.stores.units, unit_id)
+    path, found = up_to_article(units, unit_id)
     return path[-1].id if found else unit_id
+
+
+def article_of(query: Query, unit_id: str) -> str:
+    return article_id(query.stores.units, unit_id)
 
 
 def family(query: Query, unit_id: str) -> list[str]:
