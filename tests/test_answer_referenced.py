@@ -43,23 +43,48 @@ The owner of the bird shall have the right to obtain from the keeper a copy of t
 
 PREFIX = "Regulation (EU) 2021/91, "
 
+# A Vietnamese law whose definition names the age only by the point that sets it.
+VI_LAW = """QUỐC HỘI
+LUẬT
+NUÔI CHIM CẢNH
+Chương I
+NHỮNG QUY ĐỊNH CHUNG
+Điều 1. Phạm vi điều chỉnh
+Luật này quy định về việc nuôi chim cảnh và tách đàn chim.
+Điều 2. Giải thích từ ngữ
+Trong Luật này, các từ ngữ dưới đây được hiểu như sau:
+1. Chim cảnh là chim được nuôi để làm cảnh.
+2. Tách đàn sớm là việc tách chim khỏi đàn khi chim chưa đủ tuổi nuôi riêng theo quy định tại điểm a khoản 1 Điều 5 của Luật này.
+Chương II
+NUÔI RIÊNG
+Điều 5. Điều kiện nuôi riêng
+1. Chim được nuôi riêng khi đáp ứng các điều kiện sau đây:
+a) Chim từ đủ 2 tuổi trở lên;
+b) Chim tự kiếm ăn được.
+2. Người nuôi chim phải ghi ngày nuôi riêng vào sổ theo dõi.
+"""
+
 
 @pytest.fixture(scope="module")
 def objection_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
     return ingest_text(tmp_path_factory, test_settings, "objection", "bird_feeding.txt", ACT, 3)
 
 
-@pytest.fixture
-def rule_chosen_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The selection cites the rule without the point it cites, as it does on a real corpus where the point is one
-    candidate among hundreds (GDPR user dev: Article 21(1) alone, Article 6(1)(f) passed over): the fit is what
-    adds it. Here the act is small enough for the selection to pair them itself."""
+def _choosing_alone(monkeypatch: pytest.MonkeyPatch, label_end: str) -> None:
+    """The selection cites the rule without the provision it cites, as it does on a real corpus where that provision
+    is one candidate among hundreds (GDPR user dev: Article 21(1) alone, Article 6(1)(f) passed over): the fit is
+    what adds it. The acts here are small enough for the selection to pair them itself."""
     def alone(*args: Any, **kwargs: Any) -> Selection:
         found = choose_units(*args, **kwargs)
-        rule = [c for c in found.choices if c.evidence.unit.label.endswith("Article 3(1)")]
+        rule = [c for c in found.choices if c.evidence.unit.label.endswith(label_end)]
         return replace(found, choices=rule or found.choices, edge=None)
 
     monkeypatch.setattr("core.answer.extractive.choose_units", alone)
+
+
+@pytest.fixture
+def rule_chosen_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    _choosing_alone(monkeypatch, "Article 3(1)")
 
 
 def test_the_case_the_question_names_is_cited_with_the_rule_that_cites_it(
@@ -73,6 +98,22 @@ def test_the_case_the_question_names_is_cited_with_the_rule_that_cites_it(
     assert [(e.source, e.type, e.target) for e in envelope.answer.chain] == [
         (ids["Article 3(1)"], "REFERENCES", ids["Article 1(1)(b)"])], envelope.answer.chain
     assert not envelope.notices, envelope.notices
+
+
+@pytest.fixture(scope="module")
+def vi_age_corpus(tmp_path_factory: pytest.TempPathFactory, test_settings: Settings, neo4j_driver) -> str:
+    return ingest_text(tmp_path_factory, test_settings, "vi_age", "luat_nuoi_chim.txt", VI_LAW, 1)
+
+
+def test_the_age_a_rule_names_by_number_is_cited_from_the_point_that_sets_it(
+        vi_age_corpus: str, test_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Is this an early separation, and how old must a bird be?": the definition answers the first half and names
+    the age as "điểm a khoản 1 Điều 5"; the point states it."""
+    _choosing_alone(monkeypatch, "Điều 2 khoản 2")
+    envelope = answer_question("Nhà hàng xóm tách con chim mới được 1 tuổi khỏi đàn. Như vậy có phải là tách đàn sớm "
+                               "không, và chim bao nhiêu tuổi mới được tách khỏi đàn?", vi_age_corpus, test_settings)
+    cited = sorted(r.label.split(" ", 1)[1] for r in envelope.answer.rules)
+    assert cited == ["Điều 2 khoản 2", "Điều 5 khoản 1 điểm a"], [r.label for r in envelope.answer.rules]
 
 
 def test_a_question_that_does_not_name_the_case_keeps_the_rule_alone(

@@ -11,8 +11,9 @@ only when the chosen provision plainly misses:
   that carries it and covers the question best is cited instead;
 - a rule whole: one of several conditions that must all hold ("…; and") is cited as the rule it conditions; one
   of several alternatives ("…; or") stands as a case of the rule, quoted under the rule's lead-in;
-- the case a rule applies to: a provision the rule cites outside its article, holding a phrase of the question the
-  rule lacks ("legitimate interests" for "processing based on point (f) of Article 6(1)"), is cited beside it.
+- what a rule names by number: a provision the rule cites outside its article is cited beside it when it holds a
+  phrase of the question the rule lacks ("legitimate interests" for "processing based on point (f) of Article
+  6(1)"), or the period or sum asked for that no part of the rule states.
 """
 from __future__ import annotations
 
@@ -387,20 +388,23 @@ class _Fitter:
     def referenced(self, units: list[str]) -> tuple[list[str], str | None]:
         """A one-rule answer is cited with the provision the rule cites elsewhere that holds a phrase of the
         question the rule lacks and few of the evidence hold (core.answer.referenced): the case the rule applies to,
-        named by number in the rule and in words by the user."""
+        named by number in the rule and in words by the user; or, when a period or a sum is asked and no part of
+        the rule states one, with the provision it cites that does."""
         if self.signals is None or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen, stores = self.unit(units[0]), self.signals.stores
         targets = cited_elsewhere(stores, chosen.id)
         if not targets:
             return units, None
-        rule = [u.text for u in self.subtree(chosen.id, chosen)]
-        rule += [" ".join((u.title, u.text)) for u in self.ancestors(chosen.id)]
+        below = self.subtree(chosen.id, chosen)
+        rule = [u.text for u in below] + [" ".join((u.title, u.text)) for u in self.ancestors(chosen.id)]
         asked = asked_phrases(self.deps.question, self.content, rule,
                               (e.unit.text for e in self.deps.ledger.units.values()))
-        if not asked:
-            return units, None
-        found = naming(asked, [stores.units[t] for t in targets])
+        found = naming(asked, [stores.units[t] for t in targets]) if asked else []
+        if not found and self.kind in STATED_KINDS and not any(_carries(self.kind, u) for u in below):
+            # The rule names the period or sum only by number ("chưa đủ tuổi kết hôn theo quy định tại điểm a
+            # khoản 1 Điều 8"): the provision it cites that states it answers the question's "how old".
+            found = [(1, stores.units[t]) for t in targets if _carries(self.kind, stores.units[t])]
         if not found:
             return units, None
         _, read = max(found, key=lambda row: (row[0], self.cover(row[1])))

@@ -6,7 +6,9 @@ as our legal basis … If a user objects, do we have to stop?"), which the rule 
 rule read with the point it cites. So a provision the chosen rule cites is cited beside it when it holds a phrase of
 the question (two adjacent content words, "legitimate interests") that the rule, its headings and its sub-units do
 not hold and that few units of the evidence hold (a phrase every provision repeats, "personal data", decides
-nothing). A citation inside the rule's own article points to a paragraph of the same rule, not to a second rule.
+nothing). The same holds for a period or a sum the question asks and the rule names only by number ("chưa đủ tuổi
+kết hôn theo quy định tại điểm a khoản 1 Điều 8": how old is that?): `_Fitter.referenced` cites the provision that
+states it. A citation inside the rule's own article points to a paragraph of the same rule, not to a second rule.
 """
 from __future__ import annotations
 
