@@ -46,6 +46,9 @@ DECIDING_WEIGHT = 0.6
 # A unit of another rule replaces the chosen one only if it covers at least this share of the question's weight
 # (it shares the rule's topic).
 MIN_COVER = 0.3
+# Below MIN_COVER, a unit may still replace a chosen one it covers this many times over, if it covers this much.
+LOW_COVER = 0.15
+COVER_RATIO = 3.0
 # Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
 DECIDING_READ = 6
 # Descent reads at most this many levels and units below the rule.
@@ -291,10 +294,18 @@ class _Fitter:
             return units, None
         best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
         weakest = min(units, key=lambda u: self.cover(self.unit(u)))
-        if self.cover(best) < MIN_COVER or not self.as_good(best, self.unit(weakest)):
+        if not self.covers_topic(best, self.unit(weakest)) or not self.as_good(best, self.unit(weakest)):
             return units, None
         self.record(best, "paragraph")
         return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
+
+    def covers_topic(self, other: UnitRecord, chosen: UnitRecord) -> bool:
+        """Whether a unit of another rule shares the question's topic enough to replace the chosen one: MIN_COVER of
+        the question's weight, or LOW_COVER when it covers COVER_RATIO times what the chosen unit does (a question
+        told as a situation leaves every unit's cover small, and a chosen unit that covers next to nothing of it
+        is no standard to keep)."""
+        cover = self.cover(other)
+        return cover >= MIN_COVER or (cover >= LOW_COVER and cover >= COVER_RATIO * self.cover(chosen))
 
     def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
         """A recital chosen as the answer gives a rule's reasons, not the rule. It gives way to the enacting
