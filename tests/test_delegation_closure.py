@@ -186,18 +186,26 @@ def test_the_edges_held_in_memory_answer_as_neo4j_does(closure_corpus: str, test
 
 def test_an_upward_partner_is_the_paragraph_that_leaves_the_detail_to_the_citing_tier():
     """A rules article that names a whole act article details the act paragraph that leaves a detail to the rules
-    (부령), not whichever of the article's paragraphs the search ranks first; a named paragraph is cited itself."""
+    (부령), not whichever of the article's paragraphs the search ranks first; of several such paragraphs, the one it
+    repeats the words of (④ leaves the patients' transfer to the rules too, and the search ranks it first); a named
+    paragraph is cited itself."""
     units = {u.id: u for u in (
         UnitRecord(id="a40", label="법 제40조", type="article"),
         UnitRecord(id="a40-1", label="법 제40조제1항", type="paragraph", parent_id="a40",
                    text="① 개설자는 폐업하려면 보건복지부령으로 정하는 바에 따라 구청장에게 신고하여야 한다."),
+        UnitRecord(id="a40-4", label="법 제40조제4항", type="paragraph", parent_id="a40",
+                   text="④ 개설자는 폐업하는 경우 보건복지부령으로 정하는 바에 따라 입원 중인 환자를 다른 의료기관으로 "
+                        "옮기는 조치를 하여야 한다."),
         UnitRecord(id="a40-5", label="법 제40조제5항", type="paragraph", parent_id="a40",
                    text="⑤ 구청장은 신고를 받은 경우 대통령령으로 정하는 조치를 하여야 한다."),
+        UnitRecord(id="r30-1", label="시행규칙 제30조제1항", type="paragraph",
+                   text="① 법 제40조에 따라 개설자가 폐업하려면 신고서에 서류를 첨부하여 구청장에게 제출하여야 한다."),
+        UnitRecord(id="d17", label="시행령 제17조", type="article", text="구청장은 법 제40조에 따른 조치를 확인한다."),
     )}
     pools = object.__new__(_Pools)
     pools.query = SimpleNamespace(stores=SimpleNamespace(units=units))
-    pools.__dict__.update(found=["a40-5", "a40-1"], up={"a40": "a40-5"})
-    assert pools.up_partner("a40", "a40", 3) == "a40-1"  # a rules article: the paragraph leaving it a detail
-    assert pools.up_partner("a40", "a40", 2) == "a40-5"  # a decree article: the 대통령령 paragraph
-    assert pools.up_partner("a40", "a40-1", 2) == "a40-1"  # a named paragraph is what the citing unit details
-    assert pools.up_partner("a41", "a41", 3) is None  # not among the search's first articles
+    pools.__dict__.update(found=["a40-4", "a40-5", "a40-1"], up={"a40": "a40-4"})
+    assert pools.up_partner("a40", "a40", 3, "r30-1") == "a40-1"  # the 부령 paragraph whose words the rules repeat
+    assert pools.up_partner("a40", "a40", 2, "d17") == "a40-5"  # a decree article: the 대통령령 paragraph
+    assert pools.up_partner("a40", "a40-1", 2, "d17") == "a40-1"  # a named paragraph is what the citing unit details
+    assert pools.up_partner("a41", "a41", 3, "r30-1") is None  # not among the search's first articles

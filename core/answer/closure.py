@@ -27,6 +27,7 @@ from functools import cached_property
 from core.analyzers import language_of
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.signals import Signals
+from core.answer.terms import terms_of
 from core.domain import Edge
 from core.retrieval.articles import article_of, family, up_to_article
 from core.retrieval.base import RetrievalRequest
@@ -92,10 +93,12 @@ class _Pools:
             out.setdefault(article_of(self.query, hit), hit)
         return out
 
-    def up_partner(self, article: str, named: str, tier: int) -> str | None:
+    def up_partner(self, article: str, named: str, tier: int, lower: str) -> str | None:
         """The unit an upward partner article is cited by: the paragraph the lower-tier unit names when it names one;
-        when it names the whole article, the article's first hit that leaves a detail to the lower unit's tier
-        (LEAVES_TO), else its first hit."""
+        when it names the whole article, of the article's hits that leave a detail to the lower unit's tier
+        (LEAVES_TO), the one sharing most words with the lower unit (the paragraph it details: "법 제40조에 따라 …
+        폐업하거나 휴업하려면 … 신고서 … 시장ㆍ군수ㆍ구청장에게" details ① "폐업하거나 … 휴업하려면 … 시장ㆍ군수ㆍ구청장에게
+        신고", not ④ on the patients of a closing clinic), the first of them on a tie; else its first hit."""
         first = self.up.get(article)
         if first is None:
             return None
@@ -103,8 +106,12 @@ class _Pools:
             return named
         leaves = LEAVES_TO.get(tier)
         units = self.query.stores.units
-        found = (h for h in self.found if h in units and article_of(self.query, h) == article)
-        return next((h for h in found if leaves is not None and leaves.search(units[h].text or "")), first)
+        found = [h for h in self.found if h in units and article_of(self.query, h) == article
+                 and leaves is not None and leaves.search(units[h].text or "")]
+        if not found:
+            return first
+        words = set(terms_of(units[lower].text or "")) if lower in units else set()
+        return max(found, key=lambda h: (len(words & set(terms_of(units[h].text or ""))), -found.index(h)))
 
     def position(self, unit_id: str) -> int:
         """Rank in the search: the first hits are the deeper search's first ones (the same ranking), so ordering
@@ -123,7 +130,7 @@ def _partner(query: Query, pools: _Pools, edge: Edge, inside: set[str], near: se
     if units[end].tier < units[start].tier:
         if any(units[a].tier == units[end].tier for a in held if a in units):
             return None
-        return pools.up_partner(article, end, units[start].tier)
+        return pools.up_partner(article, end, units[start].tier, start)
     if start not in near or not _leaves_detail(query, start):
         return None
     return pools.down.get(article)
