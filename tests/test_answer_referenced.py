@@ -1,5 +1,7 @@
 """A rule that applies to a case another provision defines by number is cited with that provision when the question
-names the case in words: "processing based on point (b) of Article 1(1)" and "we rely on our legitimate interests"."""
+names the case in words ("processing based on point (b) of Article 1(1)" and "we rely on our legitimate interests"),
+or when the question asks a period or a sum the rule names only by number ("chưa đủ tuổi … theo quy định tại điểm a
+khoản 1 Điều 5")."""
 from __future__ import annotations
 
 from dataclasses import replace

@@ -102,10 +102,10 @@ class Fitted:
     notes: list[str] = field(default_factory=list)  # what was corrected, for the bench's per-question record
 
 
-def deciding_terms(scorer: Scorer, deps: AnswerDeps) -> list[str]:
-    """Content terms of the question rare among the evidence but present in some of it, heaviest first."""
+def deciding_terms(scorer: Scorer, deps: AnswerDeps, content: set[str]) -> list[str]:
+    """Content terms of the question (`content`: `_Fitter.content`) rare among the evidence but present in some of
+    it, heaviest first."""
     docs = [scorer.held_by(e) for e in deps.ledger.units.values() if e.unit.text]
-    content = {t for w in checkable_words(deps.question) for t in terms_of(w)}
     if not docs:
         return []
     df = {t: sum(1 for d in docs if t in d) for t in scorer.weights if t in content}
@@ -174,7 +174,7 @@ class _Fitter:
         # A transitional provision the selection kept out of its pool does not come back as a swap: it carries the
         # kinds' words (a date, "다음 각 호") for the old case, not the rule asked about.
         self._barred = transitional_units(deps.ledger, deps.question, signals)
-        self.cites: dict[str, Edge] = {}  # a cited unit → the citation that decided it (sanction)
+        self.cites: dict[str, Edge] = {}  # a cited unit → the citation that decided it (sanction, referenced)
 
     def know(self, unit_ids: list[str]) -> None:
         """Reads the headings of those of these units not yet known, in one query."""
@@ -630,7 +630,7 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
         notes += [note] if note else []
         kept = set(chosen) if note else kept
     if note is None:
-        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps))
+        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps, fitter.content))
         notes += [note] if note else []
     if note is None:
         chosen, note = fitter.kind_switch(chosen)

@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from core.answer.sanctions import cited
 from core.answer.terms import terms_of
+from core.domain import EdgeType
 from core.retrieval.articles import article_id
 from core.retrieval.stores import CorpusStores
 from core.stores.queries import UnitRecord
@@ -75,6 +75,14 @@ def asked_phrases(question: str, content: set[str], rule: Iterable[str], evidenc
     docs = [phrases(text) for text in evidence if text]
     most = max(1, RARE_SHARE * len(docs))
     return {p for p in asked if sum(1 for d in docs if holds(p, d)) <= most}
+
+
+def cited(stores: CorpusStores, unit_id: str) -> list[str]:
+    """The provisions the unit cites (its own REFERENCES edges, held with the stores)."""
+    if stores.edges is None:
+        return []
+    return [e.target for e in stores.edges.edges_of(unit_id)
+            if e.source == unit_id and e.type == EdgeType.REFERENCES and e.target in stores.units]
 
 
 def cited_elsewhere(stores: CorpusStores, unit_id: str) -> list[str]:

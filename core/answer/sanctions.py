@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from core.answer.asked import SANCTION_STATED
+from core.answer.referenced import cited
 from core.answer.terms import terms_of
-from core.domain import EdgeType
 from core.retrieval.articles import up_to_article
 from core.retrieval.stores import CorpusStores
 from core.stores.queries import UnitRecord
@@ -70,14 +70,6 @@ def penalty_items(stores: CorpusStores, evidence: Iterable[str]) -> list[tuple[U
             if lead is not None and states_sanction(lead) and cited(stores, item_id):
                 out.append((item, lead))
     return out
-
-
-def cited(stores: CorpusStores, unit_id: str) -> list[str]:
-    """The provisions the unit cites (its own REFERENCES edges, held with the stores)."""
-    if stores.edges is None:
-        return []
-    return [e.target for e in stores.edges.edges_of(unit_id)
-            if e.source == unit_id and e.type == EdgeType.REFERENCES and e.target in stores.units]
 
 
 def heading_words(units: Mapping[str, UnitRecord], unit_id: str) -> Words:
