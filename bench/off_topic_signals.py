@@ -15,7 +15,11 @@ question (whole, sentence or clause) that the answerer's closeness picks (`core/
   their vectors minus their mean cosine to the question);
 - `centred`: `near10` after the corpus's mean vector is taken off every vector (the register all its units share);
 - `articles`: the largest share of the 20 nearest units that sit in one article;
-- `agree`: the share of the 20 nearest units' articles that BM25's 20 best units also reach.
+- `agree`: the share of the 20 nearest units' articles that BM25's 20 best units also reach;
+- `purpose`: the best cosine of the question or any of its parts to the provisions that say what the corpus's
+  instruments govern (an article or section headed purpose, scope, subject-matter, application, 목적, 적용범위,
+  phạm vi điều chỉnh, đối tượng áp dụng, and the units under it): whether the question is about what the law is
+  about, not only about its field's words.
 
 Per set, the figures give each signal's spread (unanswerable sets: every value; answerable: the lowest values and
 the median), so one can see whether a line on a signal, or on two together, would split the sides.
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -37,7 +42,10 @@ from core.retrieval.articles import up_to_article
 from core.retrieval.stores import CorpusStores
 from core.settings import get_settings
 
-SIGNALS = ("closeness", "near10", "unknown", "cover", "gap", "centred", "articles", "agree")
+SIGNALS = ("closeness", "near10", "unknown", "cover", "gap", "centred", "articles", "agree", "purpose")
+# Headings of the provisions that state what an instrument governs, in the three languages ingest reads.
+SCOPE_HEADING = re.compile(r"purpose|scope|subject[- ]matter|objective|applicab|목적|적용\s?범위|phạm vi điều chỉnh|"
+                           r"đối tượng áp dụng|mục đích", re.I)
 
 
 class _Corpus:
@@ -51,6 +59,15 @@ class _Corpus:
         self.mean = first.mean(axis=0)
         centred = stores.window_matrix - self.mean
         self.centred = centred / np.linalg.norm(centred, axis=1, keepdims=True)
+        self.scope = stores.window_matrix[self._scope_rows()]
+
+    def _scope_rows(self) -> np.ndarray:
+        units = self.stores.units
+        heads = {u for u in self.stores.unit_ids
+                 if units[u].type in ("article", "section") and SCOPE_HEADING.search(units[u].title or "")}
+        scope = heads | {u for u in self.stores.unit_ids if units[u].parent_id in heads}
+        rows = self.stores.first_rows[[self.stores.index[u] for u in scope]] if scope else np.array([], dtype=int)
+        return rows[rows >= 0]
 
     def df(self, term: str) -> int:
         i = self.vocab.get(term)
@@ -101,7 +118,8 @@ def signals(corpus: _Corpus, question: str) -> dict[str, float]:
             "gap": coherence - float(scores[ten].mean()),
             "centred": float(centred[_top(centred, 10)].mean()),
             "articles": Counter(twenty).most_common(1)[0][1] / len(twenty),
-            "agree": len(set(twenty) & by_bm25) / len(twenty)}
+            "agree": len(set(twenty) & by_bm25) / len(twenty),
+            "purpose": float((vectors @ corpus.scope.T).max()) if len(corpus.scope) else 0.0}
 
 
 def spread(rows: list[dict], unanswerable: bool) -> dict[str, object]:
