@@ -311,7 +311,22 @@ DPIA_CONTENT_ITEMS = tuple(_under("a35-7", f"a35-7-{m}", f"Reg, Article 35(7)({m
     ("b", "(b) an assessment of the risks to the rights and freedoms of data subjects;"),
     ("c", "(c) the measures envisaged to address the risks, including safeguards, to ensure the protection of "
           "personal data.")))
+LEAD = _unit("a56", "Reg, Article 56", "article", "Article 56\nCompetence of the lead supervisory authority")
+LEAD_DESIGNATED = _under("a56", "a56-1", "Reg, Article 56(1)",
+                         "1. The supervisory authority of the main establishment of the controller or processor shall be "
+                         "competent to act as lead supervisory authority for the cross-border processing carried out by "
+                         "that controller or processor.")
+LEAD_INTERLOCUTOR = _under("a56", "a56-6", "Reg, Article 56(6)",
+                           "6. The lead supervisory authority shall be the sole interlocutor of the controller or "
+                           "processor for the cross-border processing carried out by that controller or processor.")
 FIT_CASES = {
+    # "Which authority?" is answered by the paragraph that says which one is competent; the paragraph after it
+    # names the lead supervisory authority as its subject and says what it does.
+    "a who question descends to the paragraph that designates": (
+        (LEAD, LEAD_DESIGNATED, LEAD_INTERLOCUTOR),
+        "We have offices in three member states. Which data protection authority is our lead regulator for "
+        "cross-border processing?", (LEAD_INTERLOCUTOR, LEAD_DESIGNATED, ACCESS_COPY), Kind.WHO,
+        ["a56-6"], ["a56-1"]),
     # A list of cases ("required in the case of:") does not say what must be contained; the short lead-in that
     # does ("shall contain at least:", no heading for its few words) is the answer.
     "a list question descends from a list of cases to the elements": (

@@ -104,9 +104,10 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"\bmay\b.{0,120}\bwithout\b", r"\bpermitted\b", r"\bin any case where\b", r"\bone of the following\b",
         r"경우", r"다만", r"제외", r"예외", r"할 수 있다",
         r"trường hợp", r"\btrừ\b", r"\bnếu\b", r"được phép", r"không áp dụng"),
+    # The words that designate, not an authority's name: a paragraph with "the supervisory authority" or "the court"
+    # as its subject says what that body does, not which body it is.
     Kind.WHO: _any(
         r"\b(?:responsible|liable|competent|designat\w+|appoint\w*|entitled|right to)\b", r"\bshall be (?:carried out|performed) by\b",
-        r"\bsupervisory authority\b", r"\bcourt\b",
         r"책임", r"권한", r"지정", r"담당",
         r"(?:자|사람|기관|법인|단체)(?:가|이) 아니면", r"해당하는 (?:자|사람|기관)",
         r"에게 (?:신고|보고|통보|제출|신청|제공|알려)",

@@ -77,11 +77,11 @@ LIFT_LEVELS = 4
 # A lead-in over more items than this is a catalogue (definitions, a list of tasks), not one rule's conditions:
 # an item of it is cited on its own, under the lead-in.
 MAX_CONDITIONS = 8
-# Kinds whose content sits in one paragraph of a rule (a condition or a "who" is usually the rule itself).
-DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION})
-# Kinds whose content another provision of the evidence may hold when the chosen one does not: those above, and
-# who (the unit that names the authority, the person responsible, the right).
-SWITCH_KINDS = DESCEND_KINDS | {Kind.WHO}
+# Kinds whose content sits in one paragraph of a rule, and which another provision of the evidence may hold when
+# the chosen one does not: a period, a list, a sum, a definition, and who (the paragraph that designates the
+# authority or the person responsible; the rule's other paragraphs have it as their subject). A condition is
+# usually the rule itself.
+DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO})
 # Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
 STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 # Units that give reasons, not rules (outside the enacting terms).
@@ -430,7 +430,7 @@ class _Fitter:
         """A one-unit answer that does not carry the asked-for content, while other evidence close to it in
         standing does (as good, or KIND_MARGIN lower in words and KIND_DENSE in meaning): the closest of those in
         meaning is cited instead."""
-        if self.kind not in SWITCH_KINDS or len(units) != 1 or self.named(units[0]):
+        if self.kind not in DESCEND_KINDS or len(units) != 1 or self.named(units[0]):
             return units, None
         chosen = self.unit(units[0])
         if _carries(self.kind, chosen) or any(_carries(self.kind, u) for u in self.region(chosen.id)):
