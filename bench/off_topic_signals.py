@@ -17,7 +17,7 @@ question (whole, sentence or clause) that the answerer's closeness picks (`core/
 - `articles`: the largest share of the 20 nearest units that sit in one article;
 - `agree`: the share of the 20 nearest units' articles that BM25's 20 best units also reach;
 - `purpose`: the best cosine of the question or any of its parts to the provisions that say what the corpus's
-  instruments govern (an article or section headed purpose, scope, subject-matter, application, 목적, 적용범위,
+  instruments govern (an article or section headed purpose, scope, subject-matter, applicability, 목적, 적용범위,
   phạm vi điều chỉnh, đối tượng áp dụng, and the units under it): whether the question is about what the law is
   about, not only about its field's words.
 
