@@ -53,3 +53,15 @@ def test_only_a_quoted_term_counts_as_quoted():
     # A heading quoted whole names a topic; a defined term inside it is not what is asked.
     heading = 'What does the provision on "Profiling of personal data: general rules" say, and when does it apply?'
     assert quoted_definitions(heading, units) == []
+
+
+def test_a_korean_definitions_item_says_what_it_defines_by_its_own_form():
+    """An item of a Korean act's definitions article ("“X”란 … 말한다") is typed as an item, not a definition; its
+    form is one only a definition takes. A Vietnamese sentence "X là …" is not read so: any subject takes "là"."""
+    item = UnitRecord(id="2-6", label="혈액관리법 제2조제6호", type="point",
+                      text='6. "채혈금지대상자"란 감염병 환자, 약물복용 환자 등 건강기준에 미달하는 사람을 말한다.')
+    assert defined_term(item) == ("채혈금지대상자", True)
+    assert [u.id for u in asked_definitions("문진 후에 제가 '채혈금지대상자'라고 하더라고요. 이게 무슨 뜻이에요?",
+                                            [item])] == ["2-6"]
+    for text in ("6. Lưu trú là việc công dân ở lại một địa điểm.", "② 혈액원은 채혈 전에 건강진단을 하여야 한다."):
+        assert defined_term(UnitRecord(id="x", type="clause", text=text)) is None

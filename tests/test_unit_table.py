@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import pickle
+import re
 
 import numpy as np
 
@@ -67,6 +68,10 @@ def test_masks_and_defined_terms_read_off_the_columns_match_the_records() -> Non
         assert by_column.tolist() == by_record, filters
     assert table.titles_of_type("definition") == ["Definitions", "4"]
     assert table.value("d1/3", "document_id") == "d1" and table.parent_id("d1/3") == "d1" and table.row("x") == -1
+    # Units whose text starts a certain way, read off the text column without making their records.
+    sent = pickle.loads(pickle.dumps(table))  # columns only, as a child sends them
+    assert sent.ids_where(re.compile(r"\(Repealed\)|term")) == ["d1/2", "d2/1"]
+    assert not sent._made
 
 
 def test_tree_and_adjacency_from_the_columns() -> None:

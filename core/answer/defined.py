@@ -23,12 +23,20 @@ _QUOTED_TERM = re.compile(r"^\s*(?:\(?\w{1,4}[.)]\s*)?[‘'\"“]([^’'\"”]{2
 _QUOTES = re.compile(r"(?<!\w)[‘'\"“]([^’'\"”]{2,80})[’'\"”](?!\w)")
 
 
+# A Korean definitions item: "6. "채혈금지대상자"란 … 말한다." (numbered, the term quoted, then 란 / 이란): a form
+# only a definition takes. (A Vietnamese one, "6. Lưu trú là việc …", reads like any sentence whose subject is
+# followed by "là"; only its article's heading tells it apart, and "… là gì?" asks about far more than terms.)
+DEFINITION_ITEM = re.compile(r"^\s*\d+(?:의\d+)?\.\s*[\"“'‘]([^\"”'’]{1,40})[\"”'’]\s*(?:이)?란")
+
+
 def defined_term(unit: UnitRecord) -> tuple[str, bool] | None:
     """The term a definition unit defines, and whether its definition quotes it (a quoted term is meant in any
     case: "‘controller’"; a term only in a title, "Act", is meant when written capitalised, as the defined-term
-    finder of the ingest reads it)."""
+    finder of the ingest reads it). A Korean definition is an item of its act's definitions article, typed as an
+    item: its own words say what it defines (DEFINITION_ITEM)."""
     if unit.type != UnitType.DEFINITION:
-        return None
+        item = DEFINITION_ITEM.match(unit.text)
+        return (item.group(1).strip(), True) if item else None
     quoted = _QUOTED_TERM.match(unit.text)
     if quoted:
         return quoted.group(1).strip(), True

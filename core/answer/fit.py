@@ -25,7 +25,7 @@ from functools import cached_property
 
 from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
-from core.answer.defined import asked_definitions, quoted_definitions
+from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.referenced import asked_phrases, cited_elsewhere, naming, same_stem
@@ -351,7 +351,15 @@ class _Fitter:
         them (core.answer.defined), unless it names a provision."""
         if self.kind is not Kind.DEFINITION or any(self.named(u) for u in units):
             return units, None
-        asked = [u.id for u in asked_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])]
+        found = asked_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])
+        if not found and self.signals is not None:
+            # A Korean definition is an item of one article the search rarely ranks (a user's situation shares
+            # few words with "… 란 … 말한다"): the corpus is searched for it by its form.
+            table = self.signals.stores.units
+            found = asked_definitions(self.deps.question, [table[u] for u in table.ids_where(DEFINITION_ITEM)])
+            for unit in found:
+                self.record(unit, "paragraph")
+        asked = [u.id for u in found]
         if not asked or asked == units:
             return units, None
         return asked, "defines " + ", ".join(self.unit(u).label for u in asked)
