@@ -348,7 +348,7 @@ class _Fitter:
 
     def definitions(self, units: list[str]) -> tuple[list[str], str | None]:
         """A definition question is answered by the definitions of the terms it writes, when the evidence holds
-        them (core.answer.defined), unless it names a provision."""
+        them or, for a Korean definitions item, the corpus does (core.answer.defined), unless it names a provision."""
         if self.kind is not Kind.DEFINITION or any(self.named(u) for u in units):
             return units, None
         found = asked_definitions(self.deps.question, [e.unit for e in self.deps.ledger.units.values()])
