@@ -319,7 +319,26 @@ LEAD_DESIGNATED = _under("a56", "a56-1", "Reg, Article 56(1)",
 LEAD_INTERLOCUTOR = _under("a56", "a56-6", "Reg, Article 56(6)",
                            "6. The lead supervisory authority shall be the sole interlocutor of the controller or "
                            "processor for the cross-border processing carried out by that controller or processor.")
+CUSTODY = _unit("d81", "Luật, Điều 81", "article",
+                "Điều 81. Việc trông nom, chăm sóc, nuôi dưỡng, giáo dục con sau khi ly hôn")
+CUSTODY_AGREED = _under("d81", "d81-2", "Luật, Điều 81 khoản 2",
+                        "2. Vợ, chồng thỏa thuận về người trực tiếp nuôi con; trường hợp không thỏa thuận được thì Tòa "
+                        "án quyết định giao con cho một bên trực tiếp nuôi; nếu con từ đủ 07 tuổi trở lên thì phải xem "
+                        "xét nguyện vọng của con.")
+CUSTODY_INFANT = _under("d81", "d81-3", "Luật, Điều 81 khoản 3",
+                        "3. Con dưới 36 tháng tuổi được giao cho mẹ trực tiếp nuôi, trừ trường hợp người mẹ không đủ "
+                        "điều kiện để trực tiếp nuôi con.")
 FIT_CASES = {
+    # The rule splits its cases by the child's age and the user says which is theirs: a child of 2 is under 36
+    # months, so the paragraph for a child of 7 or over is not the one that applies.
+    "the paragraph whose age condition the stated age meets": (
+        (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
+        "Vợ chồng tôi sắp ly hôn, con mới được 2 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
+        (CUSTODY_AGREED,), Kind.WHO, ["d81-2"], ["d81-3"]),
+    "an age the paragraph's condition holds for keeps it": (
+        (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
+        "Vợ chồng tôi sắp ly hôn, con đã 9 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
+        (CUSTODY_AGREED,), Kind.WHO, ["d81-2"], ["d81-2"]),
     # "Which authority?" is answered by the paragraph that says which one is competent; the paragraph after it
     # names the lead supervisory authority as its subject and says what it does.
     "a who question descends to the paragraph that designates": (

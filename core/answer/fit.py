@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from core.answer.ages import age_conditions, meets, stated_ages
 from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
@@ -601,6 +602,23 @@ class _Fitter:
         self.record(best, "paragraph")
         return best.id
 
+    def of_age(self, unit_id: str) -> tuple[str, str | None]:
+        """A paragraph whose every age condition fails for the age the question states ("từ đủ 07 tuổi trở lên" for
+        a child of 2) gives way to the sibling whose conditions that age meets ("dưới 36 tháng tuổi"): the rule
+        splits its cases by age, and the user has said which case is theirs."""
+        ages = stated_ages(self.deps.question)
+        unit = self.unit(unit_id)
+        conditions = age_conditions(unit.text) if ages else []
+        if not conditions or meets(conditions, ages) or not unit.parent_id:
+            return unit_id, None
+        siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
+                    if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
+        if not siblings:
+            return unit_id, None
+        best = max(siblings, key=self.cover)
+        self.record(best, "paragraph")
+        return best.id, f"stated age: {best.label}"
+
     def heading_of(self, unit_id: str) -> UnitRecord | None:
         above = [a for a in self.ancestors(unit_id) if a.text]
         return above[-1] if above else None
@@ -655,6 +673,14 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
         whole = [fitter.settle(whole[0])]
     whole = list(dict.fromkeys(whole))
+    aged = []
+    for u in whole:
+        a, note = fitter.of_age(u)
+        if u in leads:  # a sibling item is quoted under the same lead-in
+            leads[a] = leads[u]
+        aged.append(a)
+        notes += [note] if note else []
+    whole = list(dict.fromkeys(aged))
     whole, note = (whole, None) if kept else fitter.referenced(whole)
     notes += [note] if note else []
     whole, note = fitter.quoted(whole)

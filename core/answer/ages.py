@@ -1,0 +1,95 @@
+"""Ages a question states as facts ("con mới được 2 tuổi", "아이가 3살", "my 15-year-old") and the age conditions a
+provision sets ("dưới 36 tháng tuổi", "18세 미만", "under the age of 16"), in the three languages ingest reads.
+
+Users tell their situation with an age; the law splits a rule by age into sibling paragraphs. A paragraph whose every
+age condition fails for the stated age ("từ đủ 07 tuổi trở lên" for a child of 2) is not the one that applies when a
+sibling's conditions hold for it. Ages are kept in months: Vietnamese law writes an infant's age in months. Only
+words that say age are read (tuổi, 세, 살, "years old", "the age of"): "at least 5 years" is a period as often as an
+age, and "620세대" counts households.
+"""
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+def _vi(tag: str) -> str:
+    return rf"(?P<n{tag}>\d{{1,3}})\s*(?:(?P<m{tag}>tháng tuổi)|tuổi)"
+
+
+def _ko(tag: str) -> str:
+    return rf"(?:만\s*)?(?P<n{tag}>\d{{1,3}})\s*(?:세(?![대금율입출])|살)"
+
+
+def _en(tag: str) -> str:
+    return rf"(?P<n{tag}>\d{{1,3}})(?:[- ]years?[- ]old|\s+years? of age|[- ](?P<m{tag}>months?)[- ]old)"
+
+
+def _en_threshold(tag: str) -> str:
+    return rf"(?:the age of\s+(?P<nt{tag}>\d{{1,3}})(?:\s+years)?|{_en(tag)})"
+
+
+Compare = Callable[[float, float], bool]
+# The words around an age that make it a condition, and how an age must compare with its threshold to meet it.
+# Listed longest first: "chưa đủ 18 tuổi" is under 18, though "đủ 18 tuổi" within it reads as 18 or over.
+_CONDITIONS: tuple[tuple[re.Pattern[str], Compare], ...] = tuple(
+    (re.compile(pattern, re.I), compare) for pattern, compare in (
+        (rf"(?:chưa đủ|không đủ|dưới)\s+{_vi('')}", operator.lt),
+        (rf"(?:từ đủ|từ|đủ)\s+{_vi('')}(?:\s+trở lên)?", operator.ge),
+        (rf"trên\s+{_vi('')}", operator.gt),
+        (rf"{_vi('')}\s+trở lên", operator.ge),
+        *((rf"{_ko('')}\s*{word}", compare) for word, compare in (
+            ("미만", operator.lt), ("이하", operator.le), ("이상", operator.ge), ("초과", operator.gt))),
+        (rf"{_ko('')}(?:가|이) 되지 아니한", operator.lt),
+        (rf"\b(?:under|below|younger than|less than)\s+{_en_threshold('')}", operator.lt),
+        (rf"\b(?:at least|not less than)\s+{_en_threshold('')}", operator.ge),
+        (rf"\b(?:over|older than|above)\s+{_en_threshold('')}", operator.gt),
+        (rf"(?:\baged\s+(?P<na>\d{{1,3}})|{_en_threshold('')}) (?:or|and) (?:over|older|above)\b", operator.ge),
+    ))
+# An age the question tells of someone: a number with a word for age that no condition's words surround.
+_STATED = re.compile(rf"{_vi('v')}|{_ko('k')}|{_en('e')}|\baged\s+(?P<na>\d{{1,3}})\b", re.I)
+
+
+@dataclass(frozen=True)
+class AgeCondition:
+    compare: Compare
+    months: float
+
+    def holds(self, months: float) -> bool:
+        return self.compare(months, self.months)
+
+
+def _number(match: re.Match[str]) -> tuple[int, int, bool]:
+    """The age's number, where it starts, and whether it is counted in months."""
+    groups = match.groupdict()
+    name = next(k for k, v in groups.items() if k.startswith("n") and v)
+    in_months = any(v for k, v in groups.items() if k.startswith("m"))
+    return int(groups[name]), match.start(name), in_months
+
+
+def _months(match: re.Match[str]) -> float:
+    number, _, in_months = _number(match)
+    return float(number) if in_months else float(number * 12)
+
+
+def age_conditions(text: str) -> list[AgeCondition]:
+    """The age conditions the text sets, one per age it writes (the first, longest reading of it)."""
+    found: dict[int, AgeCondition] = {}
+    for pattern, compare in _CONDITIONS:
+        for match in pattern.finditer(text):
+            found.setdefault(_number(match)[1], AgeCondition(compare, _months(match)))
+    return list(found.values())
+
+
+def stated_ages(question: str) -> list[float]:
+    """The ages, in months, that the question states as facts; a threshold it writes ("dưới 16 tuổi") is not one."""
+    conditions = [m.span() for pattern, _ in _CONDITIONS for m in pattern.finditer(question)]
+    return [_months(m) for m in _STATED.finditer(question)
+            if not any(start <= m.start() < end for start, end in conditions)]
+
+
+def meets(conditions: list[AgeCondition], ages: list[float]) -> bool:
+    """Whether one of the stated ages meets every condition."""
+    return any(all(c.holds(age) for c in conditions) for age in ages)
