@@ -10,6 +10,7 @@ from core.answer.asked import Kind
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.fit import Fitted, _same_rule, fit
 from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
+from core.domain import Edge, EdgeType
 from core.stores import queries as gq
 from core.stores.queries import UnitRecord
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
@@ -489,3 +490,26 @@ def test_a_unit_with_the_deciding_word_replaces_one_that_covers_next_to_nothing_
     deps = _deps(question, test_settings, (NOTICE, BARRED, *OPERATORS))
     fitted = fit(deps, Scorer.for_question(question, deps.ledger), None, ["a51-4"])
     assert fitted.units == ["a55-4"], fitted.notes
+
+
+MARRIAGE = _unit("d8", "Luật, Điều 8", "article", "Điều 8. Điều kiện kết hôn")
+MARRIAGE_CONDITIONS = _under("d8", "d8-1", "Luật, Điều 8 khoản 1",
+                             "1. Nam, nữ kết hôn với nhau phải tuân theo các điều kiện sau đây:")
+MARRIAGE_AGE = _under("d8-1", "d8-1-a", "Luật, Điều 8 khoản 1 điểm a",
+                      "a) Nam từ đủ 20 tuổi trở lên, nữ từ đủ 18 tuổi trở lên;")
+TERMS = _unit("d3", "Luật, Điều 3", "article", "Điều 3. Giải thích từ ngữ")
+EARLY_MARRIAGE = _under("d3", "d3-8", "Luật, Điều 3 khoản 8",
+                        "8. Tảo hôn là việc lấy vợ, lấy chồng khi một bên hoặc cả hai bên chưa đủ tuổi kết hôn theo "
+                        "quy định tại điểm a khoản 1 Điều 8 của Luật này.")
+
+
+@pytest.mark.parametrize(("cites", "expected"), [(True, ["d8-1-a"]), (False, ["d3-8", "d8-1-a"])])
+def test_a_provision_that_only_refers_to_the_stated_figure_is_not_cited_beside_it(cites, expected, test_settings):
+    """An age asked for is stated by the rule (20 and 18 years); the term defined by reference to that rule ("chưa đủ
+    tuổi kết hôn theo quy định tại điểm a khoản 1 Điều 8") adds no figure. A provision of another rule that does not
+    cite it stays: it may answer another half of the question."""
+    graph = _rule_graph(MARRIAGE, MARRIAGE_CONDITIONS, MARRIAGE_AGE, TERMS, EARLY_MARRIAGE)
+    graph.edges = [Edge(source="d3-8", type=EdgeType.REFERENCES, target="d8-1-a")] if cites else []
+    question = "Con trai tôi năm nay 19 tuổi, đòi cưới vợ. Cháu đã đủ tuổi để lấy vợ chưa?"
+    fitted = _fitted(test_settings, graph, question, (EARLY_MARRIAGE, MARRIAGE_AGE), Kind.AMOUNT, ["d3-8", "d8-1-a"])
+    assert sorted(fitted.units) == expected, fitted.notes

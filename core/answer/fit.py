@@ -528,12 +528,18 @@ class _Fitter:
     def stating(self, units: list[str]) -> list[str]:
         """Of paragraphs of one rule cited together for a deadline or an amount, those that state it: the others
         restate the duty the figure belongs to ("shall consult … prior to processing" beside "within eight
-        weeks"). Paragraphs of different rules stay: each answers its half."""
+        weeks"). A provision that cites the one stating the figure (a term defined "… under point a, clause 1,
+        Article 8") gives way to it too: what it adds is the reference. Paragraphs of different rules stay
+        otherwise: each answers its half."""
         if self.kind not in STATED_KINDS or len(units) < 2:
             return units
         stating = [u for u in units if _carries(self.kind, self.unit(u))]
         if not stating or len(stating) == len(units):
             return units
+        citing = {e.source for e in self.graph.edges_among(units, [EdgeType.REFERENCES.value])
+                  if e.target in stating and e.source not in stating}
+        if citing:
+            return [u for u in units if u not in citing or self.named(u)]
         region = {r.id for r in self.region(stating[0])}
         if not all(u in region for u in units) or any(self.named(u) for u in units if u not in stating):
             return units
