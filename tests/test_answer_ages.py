@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.answer.ages import age_conditions, meets, stated_ages
+from core.answer.ages import age_conditions, fails, meets, stated_ages
 
 
 @pytest.mark.parametrize(("question", "months"), [
@@ -48,3 +48,12 @@ def test_an_age_meets_a_provision_when_it_holds_for_every_condition_the_provisio
     assert not meets(age_conditions("nếu con từ đủ 07 tuổi trở lên"), [24.0])
     assert meets(age_conditions("Người từ đủ 14 tuổi đến dưới 18 tuổi"), [24.0, 192.0])
     assert not meets(age_conditions("Người từ đủ 14 tuổi đến dưới 18 tuổi"), [24.0])
+
+
+def test_a_text_fails_an_age_only_when_none_of_its_conditions_holds_for_it():
+    both_cases = age_conditions("at least 16 years old. Where the child is below the age of 16 years, consent by the "
+                                "holder of parental responsibility")
+    assert not fails(both_cases, [180.0]) and not fails(both_cases, [240.0])
+    assert fails(age_conditions("nếu con từ đủ 07 tuổi trở lên"), [24.0])
+    assert not fails(age_conditions("Nam từ đủ 20 tuổi trở lên, nữ từ đủ 18 tuổi trở lên"), [228.0])
+    assert not fails([], [24.0])

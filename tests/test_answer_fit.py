@@ -329,6 +329,14 @@ CUSTODY_AGREED = _under("d81", "d81-2", "Luật, Điều 81 khoản 2",
 CUSTODY_INFANT = _under("d81", "d81-3", "Luật, Điều 81 khoản 3",
                         "3. Con dưới 36 tháng tuổi được giao cho mẹ trực tiếp nuôi, trừ trường hợp người mẹ không đủ "
                         "điều kiện để trực tiếp nuôi con.")
+CHILD = _unit("k8", "Reg, Article 8", "article", "Article 8\nConditions applicable to child's consent")
+CHILD_BOTH_CASES = _under("k8", "k8-1", "Reg, Article 8(1)",
+                          "1. The processing of the personal data of a child shall be lawful where the child is at least "
+                          "16 years old. Where the child is below the age of 16 years, such processing shall be lawful "
+                          "only if consent is given or authorised by the holder of parental responsibility.")
+CHILD_COUNSELLING = _under("k8", "k8-2", "Reg, Article 8(2)",
+                           "2. A child aged 13 or over may consent alone to counselling services offered directly to "
+                           "it.")
 FIT_CASES = {
     # The rule splits its cases by the child's age and the user says which is theirs: a child of 2 is under 36
     # months, so the paragraph for a child of 7 or over is not the one that applies.
@@ -336,6 +344,12 @@ FIT_CASES = {
         (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
         "Vợ chồng tôi sắp ly hôn, con mới được 2 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
         (CUSTODY_AGREED,), Kind.WHO, ["d81-2"], ["d81-3"]),
+    # A paragraph that sets a case and its contrary (16 or over, under 16) holds for every age: it is not failed by
+    # a child of 15, whatever a sibling's condition holds for.
+    "a paragraph setting both cases of an age keeps its place": (
+        (CHILD, CHILD_BOTH_CASES, CHILD_COUNSELLING),
+        "My daughter is 15 years old. Can she sign up to a social network on her own?",
+        (CHILD_BOTH_CASES,), Kind.CONDITION, ["k8-1"], ["k8-1"]),
     "an age the paragraph's condition holds for keeps it": (
         (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
         "Vợ chồng tôi sắp ly hôn, con đã 9 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",

@@ -91,5 +91,11 @@ def stated_ages(question: str) -> list[float]:
 
 
 def meets(conditions: list[AgeCondition], ages: list[float]) -> bool:
-    """Whether one of the stated ages meets every condition."""
+    """Whether one of the stated ages meets every condition: the text is the case for that age."""
     return any(all(c.holds(age) for c in conditions) for age in ages)
+
+
+def fails(conditions: list[AgeCondition], ages: list[float]) -> bool:
+    """Whether no condition holds for any stated age. A text that sets one case and its contrary ("at least 16
+    years old … where the child is below the age of 16 years") holds for every age, and never fails."""
+    return bool(conditions) and not any(c.holds(age) for c in conditions for age in ages)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.answer.ages import age_conditions, meets, stated_ages
+from core.answer.ages import age_conditions, fails, meets, stated_ages
 from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
@@ -614,8 +614,7 @@ class _Fitter:
         splits its cases by age, and the user has said which case is theirs."""
         ages = stated_ages(self.deps.question)
         unit = self.unit(unit_id)
-        conditions = age_conditions(unit.text) if ages else []
-        if not conditions or meets(conditions, ages) or not unit.parent_id:
+        if not ages or not unit.parent_id or not fails(age_conditions(unit.text), ages):
             return unit_id, None
         siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
                     if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
