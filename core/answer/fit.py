@@ -537,9 +537,10 @@ class _Fitter:
         if not stating or len(stating) == len(units):
             return units
         citing = {e.source for e in self.graph.edges_among(units, [EdgeType.REFERENCES.value])
-                  if e.target in stating and e.source not in stating}
-        if citing:
-            return [u for u in units if u not in citing or self.named(u)]
+                  if e.target in stating and e.source not in stating and not self.named(e.source)}
+        units = [u for u in units if u not in citing]
+        if len(stating) == len(units):
+            return units
         region = {r.id for r in self.region(stating[0])}
         if not all(u in region for u in units) or any(self.named(u) for u in units if u not in stating):
             return units
