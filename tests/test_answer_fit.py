@@ -328,7 +328,17 @@ CUSTODY_AGREED = _under("d81", "d81-2", "Luật, Điều 81 khoản 2",
                         "xét nguyện vọng của con.")
 CUSTODY_INFANT = _under("d81", "d81-3", "Luật, Điều 81 khoản 3",
                         "3. Con dưới 36 tháng tuổi được giao cho mẹ trực tiếp nuôi, trừ trường hợp người mẹ không đủ "
-                        "điều kiện để trực tiếp nuôi con.")
+                        "điều kiện để trực tiếp nuôi con hoặc cha mẹ có thỏa thuận khác phù hợp với lợi ích của con.")
+# What a search for a divorcing couple's question also finds: the divorce provisions, where "vợ chồng", "bên" and
+# "thỏa thuận" are everywhere (the question's rare words are read against such evidence).
+DIVORCE_AGREED = _unit("d55", "Luật, Điều 55", "article",
+                       "Điều 55. Thuận tình ly hôn\nTrong trường hợp vợ chồng cùng yêu cầu ly hôn, nếu xét thấy hai bên "
+                       "thật sự tự nguyện ly hôn và đã thỏa thuận về việc chia tài sản, việc trông nom, nuôi dưỡng, chăm "
+                       "sóc, giáo dục con thì Tòa án công nhận thuận tình ly hôn.")
+DIVORCE_ONE_SIDE = _unit("d56", "Luật, Điều 56", "article",
+                         "Điều 56. Ly hôn theo yêu cầu của một bên\n1. Khi vợ hoặc chồng yêu cầu ly hôn mà hòa giải tại "
+                         "Tòa án không thành thì Tòa án giải quyết cho ly hôn.")
+CUSTODY_SEARCH = (CUSTODY_AGREED, CUSTODY_INFANT, DIVORCE_AGREED, DIVORCE_ONE_SIDE)
 CHILD = _unit("k8", "Reg, Article 8", "article", "Article 8\nConditions applicable to child's consent")
 CHILD_BOTH_CASES = _under("k8", "k8-1", "Reg, Article 8(1)",
                           "1. The processing of the personal data of a child shall be lawful where the child is at least "
@@ -337,13 +347,32 @@ CHILD_BOTH_CASES = _under("k8", "k8-1", "Reg, Article 8(1)",
 CHILD_COUNSELLING = _under("k8", "k8-2", "Reg, Article 8(2)",
                            "2. A child aged 13 or over may consent alone to counselling services offered directly to "
                            "it.")
+FILMS = _unit("f32", "Luật, Điều 32", "article", "Điều 32. Phân loại phim")
+FILM_CLASSES = _under("f32", "f32-1", "Luật, Điều 32 khoản 1",
+                      "1. Phim được phân loại theo nội dung để phổ biến phù hợp với độ tuổi người xem như sau:")
+FILM_ALL = _under("f32-1", "f32-1-a", "Luật, Điều 32 khoản 1 điểm a",
+                  "a) Loại P: Phim được phép phổ biến đến người xem ở mọi độ tuổi;")
+FILM_T16 = _under("f32-1", "f32-1-c", "Luật, Điều 32 khoản 1 điểm c",
+                  "c) Loại T16 (16+): Phim được phổ biến đến người xem từ đủ 16 tuổi trở lên;")
+FILM_T13 = _under("f32-1", "f32-1-d", "Luật, Điều 32 khoản 1 điểm d",
+                  "d) Loại T13 (13+): Phim được phổ biến đến người xem từ đủ 13 tuổi trở lên;")
+FILM_K = _under("f32-1", "f32-1-dd", "Luật, Điều 32 khoản 1 điểm đ",
+                "đ) Loại K: Phim được phổ biến đến người xem dưới 13 tuổi với điều kiện xem cùng cha, mẹ hoặc người "
+                "giám hộ;")
 FIT_CASES = {
+    # The question names the class the paragraph sets the age for: its threshold is the answer, though the child's
+    # age meets another class's condition.
+    "a paragraph naming what the question asks about keeps its place whatever the age": (
+        (FILMS, FILM_CLASSES, FILM_ALL, FILM_T16, FILM_T13, FILM_K),
+        "Cháu tôi 10 tuổi có được xem phim loại T13 không?",
+        (FILM_T13, FILM_K, FILM_T16, FILM_ALL, CUSTODY_AGREED, CUSTODY_INFANT), Kind.CONDITION,
+        ["f32-1-d"], ["f32-1-d"]),
     # The rule splits its cases by the child's age and the user says which is theirs: a child of 2 is under 36
     # months, so the paragraph for a child of 7 or over is not the one that applies.
     "the paragraph whose age condition the stated age meets": (
         (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
         "Vợ chồng tôi sắp ly hôn, con mới được 2 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
-        (CUSTODY_AGREED,), Kind.WHO, ["d81-2"], ["d81-3"]),
+        CUSTODY_SEARCH, Kind.WHO, ["d81-2"], ["d81-3"]),
     # A paragraph that sets a case and its contrary (16 or over, under 16) holds for every age: it is not failed by
     # a child of 15, whatever a sibling's condition holds for.
     "a paragraph setting both cases of an age keeps its place": (
@@ -353,7 +382,7 @@ FIT_CASES = {
     "an age the paragraph's condition holds for keeps it": (
         (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
         "Vợ chồng tôi sắp ly hôn, con đã 9 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
-        (CUSTODY_AGREED,), Kind.WHO, ["d81-2"], ["d81-2"]),
+        (CUSTODY_AGREED, CUSTODY_INFANT), Kind.WHO, ["d81-2"], ["d81-2"]),
     # "Which authority?" is answered by the paragraph that says which one is competent; the paragraph after it
     # names the lead supervisory authority as its subject and says what it does.
     "a who question descends to the paragraph that designates": (

@@ -619,6 +619,10 @@ class _Fitter:
             return unit_id, None
         siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
                     if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
+        # The question may name what the paragraph is about ("Can a 10-year-old watch a T13 film?"): then its
+        # threshold is the answer, and the case for the age ("K: under 13, with a parent") answers another question.
+        named = [t for t in deciding_terms(self.scorer, self.deps, self.content) if _has(t, _words(unit))]
+        siblings = [u for u in siblings if all(_has(t, _words(u)) for t in named)]
         if not siblings:
             return unit_id, None
         best = max(siblings, key=self.cover)
