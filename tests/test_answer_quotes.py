@@ -4,7 +4,7 @@ from __future__ import annotations
 from core.analyzers.script import language_of_text
 from core.answer.deps import Evidence, EvidenceLedger
 from core.answer.models import Claim, RuleClaims
-from core.answer.quotes import choose_claims, is_lead_in, item_claims
+from core.answer.quotes import choose_claims, is_lead_in, item_claims, sentence_spans
 from core.answer.selection import Scorer
 from core.answer.short import short_answer
 from core.stores.queries import UnitRecord
@@ -72,3 +72,16 @@ def test_a_case_quoted_under_its_rule_s_lead_in_reads_after_it():
     case = Claim(text="(a) the basic principles for feeding pursuant to Article 1;", unit_id=None)
     answer = short_answer([RuleClaims(unit_id="art/5/1/a", label="Reg, Article 5(1)(a)", claims=[lead, case])], "q")
     assert "fines up to 20 000 EUR: (a) the basic principles for feeding pursuant to Article 1." in answer, answer
+
+
+def test_a_short_head_running_into_its_sentence_is_quoted_with_it():
+    """An item named by a short head on its own line ("d) Loại T13 (13+): Phim …") is quoted with its name: the head
+    alone is too short to be chosen, and without it the quote no longer says which class it sets the age for."""
+    text = "d) Loại T13 (13+): Phim được phổ biến đến người xem từ đủ 13 tuổi trở lên;"
+    claims = choose_claims(text, _scorer("Cháu tôi 10 tuổi có được xem phim loại T13 không?"))
+    assert [c.text for c in claims] == [text] and claims[0].span == (0, len(text))
+    # A lead-in on a line of its own stays a sentence of its own.
+    lead = "1. Phim được phân loại như sau:\na) Loại P: Phim được phép phổ biến đến người xem ở mọi độ tuổi;"
+    spans = [lead[s:e] for s, e in sentence_spans(lead)]
+    assert "Phim được phân loại như sau:" in spans[-2] and "\n" not in spans[-2]
+    assert spans[-1] == "a) Loại P: Phim được phép phổ biến đến người xem ở mọi độ tuổi;"

@@ -27,7 +27,24 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             end -= 1
         if end > start:
             spans.append((start, end))
-    return spans
+    return _run_in_heads_joined(text, spans)
+
+
+def _run_in_heads_joined(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A short head ending in a colon that its sentence runs on from, on the same line ("d) Loại T13 (13+): Phim được
+    phổ biến …", "(a) Timing: The notice …"), is that sentence's start: quoted alone it is too short to be chosen,
+    and the quote would lose the name the question asks about."""
+    out: list[tuple[int, int]] = []
+    for span in spans:
+        if out and _is_run_in_head(text, out[-1]) and "\n" not in text[out[-1][1]:span[0]]:
+            out[-1] = (out[-1][0], span[1])
+        else:
+            out.append(span)
+    return out
+
+
+def _is_run_in_head(text: str, span: tuple[int, int]) -> bool:
+    return span[1] - span[0] < MIN_SENTENCE_CHARS and text[span[1] - 1] == ":"
 
 
 def is_lead_in(text: str) -> bool:
