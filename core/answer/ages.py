@@ -61,17 +61,13 @@ class AgeCondition:
         return self.compare(months, self.months)
 
 
-def _number(match: re.Match[str]) -> tuple[int, int, bool]:
-    """The age's number, where it starts, and whether it is counted in months."""
+def _age(match: re.Match[str]) -> tuple[float, int]:
+    """The age in months (a number of years or, with a word for months, of months) and where its number starts."""
     groups = match.groupdict()
     name = next(k for k, v in groups.items() if k.startswith("n") and v)
     in_months = any(v for k, v in groups.items() if k.startswith("m"))
-    return int(groups[name]), match.start(name), in_months
-
-
-def _months(match: re.Match[str]) -> float:
-    number, _, in_months = _number(match)
-    return float(number) if in_months else float(number * 12)
+    number = int(groups[name])
+    return float(number if in_months else number * 12), match.start(name)
 
 
 def age_conditions(text: str) -> list[AgeCondition]:
@@ -79,14 +75,15 @@ def age_conditions(text: str) -> list[AgeCondition]:
     found: dict[int, AgeCondition] = {}
     for pattern, compare in _CONDITIONS:
         for match in pattern.finditer(text):
-            found.setdefault(_number(match)[1], AgeCondition(compare, _months(match)))
+            months, start = _age(match)
+            found.setdefault(start, AgeCondition(compare, months))
     return list(found.values())
 
 
 def stated_ages(question: str) -> list[float]:
     """The ages, in months, that the question states as facts; a threshold it writes ("dưới 16 tuổi") is not one."""
     conditions = [m.span() for pattern, _ in _CONDITIONS for m in pattern.finditer(question)]
-    return [_months(m) for m in _STATED.finditer(question)
+    return [_age(m)[0] for m in _STATED.finditer(question)
             if not any(start <= m.start() < end for start, end in conditions)]
 
 

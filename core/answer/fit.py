@@ -232,6 +232,11 @@ class _Fitter:
         """The terms of the question's content words (core.answer.checkable)."""
         return {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
 
+    @cached_property
+    def ages(self) -> list[float]:
+        """The ages the question states, in months (core.answer.ages)."""
+        return stated_ages(self.deps.question)
+
     def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
         """Headings replaced by their sub-units (their content is there), other units kept."""
         headings = [u.id for u in units if _is_heading(u)]
@@ -613,15 +618,15 @@ class _Fitter:
         """A paragraph whose every age condition fails for the age the question states ("từ đủ 07 tuổi trở lên" for
         a child of 2) gives way to the sibling whose conditions that age meets ("dưới 36 tháng tuổi"): the rule
         splits its cases by age, and the user has said which case is theirs."""
-        ages = stated_ages(self.deps.question)
-        unit = self.unit(unit_id)
+        ages, unit = self.ages, self.unit(unit_id)
         if not ages or not unit.parent_id or not fails(age_conditions(unit.text), ages):
             return unit_id, None
         siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
                     if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
         # The question may name what the paragraph is about ("Can a 10-year-old watch a T13 film?"): then its
         # threshold is the answer, and the case for the age ("K: under 13, with a parent") answers another question.
-        named = [t for t in deciding_terms(self.scorer, self.deps, self.content) if _has(t, _words(unit))]
+        own = _words(unit)
+        named = [t for t in deciding_terms(self.scorer, self.deps, self.content) if _has(t, own)]
         siblings = [u for u in siblings if all(_has(t, _words(u)) for t in named)]
         if not siblings:
             return unit_id, None
