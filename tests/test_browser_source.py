@@ -192,6 +192,8 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         card.wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.locator("iframe.citation-graph-frame").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         unit_id = card.get_attribute("data-unit-id")
+        # The card can be in the page a moment before its quotes are: read them once the first is there.
+        card.locator("li .claim-text").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
         # Chainlit mounts the answer again when it moves the chat to its thread's page: the clicks below start after
         # it (a panel open across the move is test_a_source_open_when_the_chat_moves_to_its_thread_stays_open's).
