@@ -72,7 +72,8 @@ def main() -> None:
         answer_question(question, args.corpus, settings, model="extractive")
     tracked = len(gc.get_objects())
     before = _full_passes()
-    frozen = heap.settle()
+    heap.settle()
+    frozen = gc.get_freeze_count()
     after = _full_passes()
     result = {
         "corpus": args.corpus,

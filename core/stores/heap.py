@@ -15,39 +15,49 @@ import threading
 
 log = logging.getLogger("citewalk.heap")
 _LOCK = threading.Lock()
+# Whether this process settled its heap (a serving one, past its warm-up) and has not thawed it since. Kept here
+# rather than read as `gc.get_freeze_count() > 0`: that count walks every exempt object with the interpreter held,
+# 75-80 ms on a warm ADGM worker, and an opening asked it twice while other users' answers waited.
+_settled = False
 
 
-def settle(generation: int = 2) -> int:
+def settle(generation: int = 2) -> None:
     """Frees what is garbage now (in generations up to `generation`; 2 is a full pass), then exempts everything
-    still alive from later full collections; returns how many objects are exempt. For a process whose stores are
-    open and warm (the app after its warm-up)."""
+    still alive from later full collections. For a process whose stores are open and warm (the app after its
+    warm-up)."""
+    global _settled
     with _LOCK:
         gc.collect(generation)
         gc.freeze()
-        frozen = gc.get_freeze_count()
-    log.info("%d long-lived objects exempt from full garbage collections", frozen)
-    return frozen
+        _settled = True
+    log.info("long-lived objects exempt from full garbage collections (generations up to %d collected first)",
+             generation)
 
 
-def settle_if_settled() -> int:
+def settle_if_settled() -> bool:
     """Exempts what is alive now in a process that settled before (a serving one, past its warm-up): stores
     opened since, a corpus ingested while it runs, then live as long as those of the warm-up, and left in the
     collector they make every later full pass longer, for every answer in flight. Other processes (tests,
-    commands) are left as they are. Returns how many objects are exempt (0 when nothing was done).
+    commands) are left as they are. Returns whether it settled.
 
     Only the young generations are collected first: this runs while other users' answers do, and a full pass
     would walk everything their answers made since the last settle, 0.1-0.3 s with every thread stopped. What
     is garbage in the old generation is exempted with the rest until the next thaw (a reload); an opening
     happens once per corpus and process."""
-    return settle(generation=1) if is_settled() else 0
+    if not _settled:
+        return False
+    settle(generation=1)
+    return True
 
 
 def is_settled() -> bool:
-    return gc.get_freeze_count() > 0
+    return _settled
 
 
 def thaw() -> None:
     """Gives the exempt objects back to the collector: stores are being replaced, and the old set must be freed
     when its last question ends, cycles and all."""
+    global _settled
     with _LOCK:
         gc.unfreeze()
+        _settled = False
