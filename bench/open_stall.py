@@ -15,7 +15,10 @@ Every question the users ask is asked once before the phases start, so each phas
 Questions of phase 2 are split into those asked while the cold corpus opened and those after. With `--rounds N`
 the two phases alternate N times (each opening on a fresh copy, so each is cold): on a machine others share, its
 load drifts over minutes, and alternating puts both phases under the same drift. The claim read from the pooled
-rows: p95 of warm-corpus questions while a corpus opens against p95 alone (their ratio), and the loop's worst stall;
+rows: p95 of warm-corpus questions while a corpus opens against p95 alone in the same window of the alone phase
+(the questions that overlapped, at the same offset, a window as long as the opening: with nothing happening a short
+window already holds slower questions than the phase as a whole, as a longer question overlaps it more often), and
+against the whole alone phase (the figure of earlier stops); and the loop's worst stall;
 each answer step's p50 / p95 on both sides says which step the opening slows. `--child-only` runs only the cold
 corpus's reading child (output thrown away), `--burner-s` only a spinning process at the child's niceness: what the
 child's work, or a process's CPU alone, costs the chats. The copy holds the read a child saved when the warm
@@ -233,8 +236,28 @@ def report(alone: Phase, opening: Phase) -> dict[str, object]:
 def _while_opening(phase: Phase) -> list[int]:
     """Which of the phase's questions ran, at least in part, while the cold corpus opened."""
     assert phase.opening is not None
-    begin, end = phase.opening
+    return _overlapping(phase, *phase.opening)
+
+
+def _overlapping(phase: Phase, begin: float, end: float) -> list[int]:
     return [i for i, (start, seconds) in enumerate(phase.asked) if start < end and start + seconds > begin]
+
+
+def _same_window(pairs: list[tuple[Phase, Phase]]) -> list[float]:
+    """The alone phase's questions that overlapped the window the paired phase's opening (or new question) took,
+    at the same offset: what a window of that length holds with nothing happening. A question overlaps a window
+    with odds that grow with its own length, so a short window holds the slower questions more often than the
+    phase does (stop 46: p95 1.6 times the phase's with nothing happening); the fair baseline is this one."""
+    out: list[float] = []
+    for alone, other in pairs:
+        if other.opening is not None:
+            out += [alone.asked[i][1] for i in _overlapping(alone, *other.opening)]
+    return out
+
+
+def _ratio(numerator: list[float], denominator: list[float]) -> float | None:
+    below = percentile(denominator, 95)
+    return round(percentile(numerator, 95) / below, 2) if below else None
 
 
 STEPS = ("search", "expand", "headings", "fit", "compose")
@@ -250,8 +273,11 @@ def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> 
     alone = [s for a, _ in rounds for _, s in a.asked]
     during = [control.asked[i][1] for control in controls for i in _while_opening(control)]
     p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
+    same = _same_window([(a, control) for (a, _), control in zip(rounds, controls)])
     return {"while a new question is answered on the warm corpus": _summary(during),
             "p95 while a new question is answered / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "alone, in the new question's window": _summary(same),
+            "p95 while a new question is answered / p95 alone in the same window": _ratio(during, same),
             "its answer s": [round(c.opening[1] - c.opening[0], 2) for c in controls if c.opening],
             "steps while a new question is answered": _steps([c.steps[i] for c in controls for i in _while_opening(c)])}
 
@@ -263,10 +289,13 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
     during = [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
     steps_during = [opening.steps[i] for _, opening in rounds for i in _while_opening(opening)]
     p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
+    same = _same_window(rounds)
     return {"warm corpus alone": {**_summary(alone), "worst_loop_stall_s": round(max(a.worst_stall_s for a, _ in rounds), 3)},
             "while the cold corpus opens": {**_summary(during),
                                             "worst_loop_stall_s": round(max(o.worst_stall_s for _, o in rounds), 3)},
             "p95 while opening / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "alone, in the opening's window": _summary(same),
+            "p95 while opening / p95 alone in the same window": _ratio(during, same),
             "steps alone": _steps([s for a, _ in rounds for s in a.steps]), "steps while opening": _steps(steps_during)}
 
 
@@ -343,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         if "cold corpus: first answer (opening included) s" in rows:
             print(f"{label:<6} cold corpus, first answer with its opening: "
                   f"{rows['cold corpus: first answer (opening included) s']} s")
+    print(f"p95 while a corpus opens / p95 alone in the same window: "
+          f"{result['pooled']['p95 while opening / p95 alone in the same window']}")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read in a child process: {result['cold corpus read in a child process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")
@@ -352,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"all    {'new question, warm corpus':<30} {row['questions']:>9} {row['p50_s']:>7} {row['p95_s']:>7} "
               f"{row['max_s']:>7}")
         print(f"p95 while a new question is answered on the warm corpus / p95 alone: "
-              f"{control['p95 while a new question is answered / p95 alone']}; its answer s: {control['its answer s']}")
+              f"{control['p95 while a new question is answered / p95 alone']} (in the same window: "
+              f"{control['p95 while a new question is answered / p95 alone in the same window']}); "
+              f"its answer s: {control['its answer s']}")
     alone, opening = result["pooled"]["steps alone"], result["pooled"]["steps while opening"]
     print("step      alone p50 / p95 ms    while opening p50 / p95 ms")
     for step in STEPS:
