@@ -247,7 +247,7 @@ def _same_window(pairs: list[tuple[Phase, Phase]]) -> list[float]:
     """The alone phase's questions that overlapped the window the paired phase's opening (or new question) took,
     at the same offset: what a window of that length holds with nothing happening. A question overlaps a window
     with odds that grow with its own length, so a short window holds the slower questions more often than the
-    phase does (stop 46: p95 1.6 times the phase's with nothing happening); the fair baseline is this one."""
+    phase does (bench/results/OPEN_STALL.md, stop 46); the fair baseline is this one."""
     out: list[float] = []
     for alone, other in pairs:
         if other.opening is not None:

@@ -111,8 +111,8 @@ def test_settling_after_an_opening_stops_no_answer_for_a_full_collection():
 
 
 def test_an_opening_in_a_settled_process_never_counts_the_exempt_objects(monkeypatch):
-    # gc.get_freeze_count() walks every exempt object with the interpreter held (75-80 ms on a warm ADGM worker):
-    # an opening that asked it stopped every other user's answer for that long, twice.
+    # gc.get_freeze_count() walks every exempt object with the interpreter held: an opening that asked it stopped
+    # every other user's answer while it walked, twice.
     def counted() -> int:
         raise AssertionError("the exempt objects were counted on the serving path")
 

@@ -17,7 +17,7 @@ log = logging.getLogger("citewalk.heap")
 _LOCK = threading.Lock()
 # Whether this process settled its heap (a serving one, past its warm-up) and has not thawed it since. Kept here
 # rather than read as `gc.get_freeze_count() > 0`: that count walks every exempt object with the interpreter held,
-# 75-80 ms on a warm ADGM worker, and an opening asked it twice while other users' answers waited.
+# so an opening that asked it stopped every other user's answer meanwhile (bench/results/OPEN_STALL.md, stop 46).
 _settled = False
 
 
