@@ -272,10 +272,9 @@ def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> 
     """The control phases pooled like the openings: p95 while a new question is answered on the warm corpus."""
     alone = [s for a, _ in rounds for _, s in a.asked]
     during = [control.asked[i][1] for control in controls for i in _while_opening(control)]
-    p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
     same = _same_window([(a, control) for (a, _), control in zip(rounds, controls)])
     return {"while a new question is answered on the warm corpus": _summary(during),
-            "p95 while a new question is answered / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "p95 while a new question is answered / p95 alone": _ratio(during, alone),
             "alone, in the new question's window": _summary(same),
             "p95 while a new question is answered / p95 alone in the same window": _ratio(during, same),
             "its answer s": [round(c.opening[1] - c.opening[0], 2) for c in controls if c.opening],
@@ -288,12 +287,11 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
     alone = [s for a, _ in rounds for _, s in a.asked]
     during = [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
     steps_during = [opening.steps[i] for _, opening in rounds for i in _while_opening(opening)]
-    p95_alone, p95_during = percentile(alone, 95), percentile(during, 95)
     same = _same_window(rounds)
     return {"warm corpus alone": {**_summary(alone), "worst_loop_stall_s": round(max(a.worst_stall_s for a, _ in rounds), 3)},
             "while the cold corpus opens": {**_summary(during),
                                             "worst_loop_stall_s": round(max(o.worst_stall_s for _, o in rounds), 3)},
-            "p95 while opening / p95 alone": round(p95_during / p95_alone, 2) if p95_alone else None,
+            "p95 while opening / p95 alone": _ratio(during, alone),
             "alone, in the opening's window": _summary(same),
             "p95 while opening / p95 alone in the same window": _ratio(during, same),
             "steps alone": _steps([s for a, _ in rounds for s in a.steps]), "steps while opening": _steps(steps_during)}
