@@ -68,13 +68,25 @@ class Sample:
 
 
 def rss_mib(pid: int) -> float:
-    """Resident memory of a process and its children (chainlit may fork helpers)."""
+    """Resident memory of a process and its children (chainlit may fork helpers; each corpus is answered in a
+    process of its own). Pages several of them share (libraries, mapped corpus reads) count once per process."""
+    return _summed(pid, "status", "VmRSS:")
+
+
+def pss_mib(pid: int) -> float:
+    """The same processes' proportional share: a page shared by n of them counts 1/n in each, so the sum is what
+    they take from the machine."""
+    return _summed(pid, "smaps_rollup", "Pss:")
+
+
+def _summed(pid: int, file: str, field_name: str) -> float:
     total = 0
     for child in [pid, *_children(pid)]:
         try:
-            for line in Path(f"/proc/{child}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+            for line in Path(f"/proc/{child}/{file}").read_text().splitlines():
+                if line.startswith(field_name):
                     total += int(line.split()[1])
+                    break
         except (FileNotFoundError, ProcessLookupError):
             continue
     return round(total / 1024, 1)
@@ -93,10 +105,14 @@ def cpu_s(pid: int) -> float:
 
 
 def _children(pid: int) -> list[int]:
+    """Every descendant: a child is listed under the thread that started it (the corpus answering processes are
+    started from worker threads), so each thread's list is read."""
+    found: list[int] = []
     try:
-        found = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
+        for thread in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(c) for c in (thread / "children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):
+        return found
     return found + [g for c in found for g in _children(c)]
 
 
@@ -138,6 +154,7 @@ async def sample_memory(pids: list[int], neo4j_pid: int | None, stop: asyncio.Ev
     started = time.monotonic()
     while not stop.is_set():
         out.append({"t": round(time.monotonic() - started, 1), "app_mib": round(sum(rss_mib(p) for p in pids), 1),
+                    "app_pss_mib": round(sum(pss_mib(p) for p in pids), 1),
                     "neo4j_mib": rss_mib(neo4j_pid) if neo4j_pid else None})
         try:
             await asyncio.wait_for(stop.wait(), timeout=2)
@@ -218,7 +235,8 @@ def summarise(samples: list[Sample], memory: list[dict], run_s: float, args: arg
         "app_memory_mib": {"start": app_mem[0] if app_mem else None, "peak": max(app_mem, default=None),
                            "end": app_mem[-1] if app_mem else None,
                            "first_quarter_mean": round(statistics.fmean(app_mem[:quarter]), 1) if app_mem else None,
-                           "last_quarter_mean": round(statistics.fmean(app_mem[-quarter:]), 1) if app_mem else None},
+                           "last_quarter_mean": round(statistics.fmean(app_mem[-quarter:]), 1) if app_mem else None,
+                           "pss_peak": max((m.get("app_pss_mib", 0) for m in memory), default=None)},
         "cpu": cpu,
         "memory_samples": memory,
     }
@@ -322,6 +340,7 @@ def markdown_table(r: dict) -> str:
         ("latency p50 / p95 / p99", f"{lat['p50']} / {lat['p95']} / {lat['p99']} s"),
         ("app RSS start / peak / end", f"{mem['start']} / {mem['peak']} / {mem['end']} MiB"),
         ("app RSS first / last quarter", f"{mem['first_quarter_mean']} / {mem['last_quarter_mean']} MiB"),
+        ("app PSS peak (shared pages counted once)", f"{mem.get('pss_peak')} MiB"),
         ("Neo4j expand p50 / p95", f"{neo['expand_ms_p50']} / {neo['expand_ms_p95']} ms"),
         ("search p50 / p95", f"{r['retrieval']['search_ms_p50']} / {r['retrieval']['search_ms_p95']} ms"),
         ("graph / vector-store notices", f"{neo['answers_with_graph_notice']} / {r['retrieval']['answers_with_vector_store_notice']}"),

@@ -4,8 +4,11 @@ opening, and the event loop's worst stall.
     python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--child-only | --burner-s S]
         [--unsaved] [--out bench/results/open_stall.json]
 
-One process, one event loop, as one chat worker serves. `--chats` users each loop ask → think (uniform 0.5–1.5 s)
-→ ask on the warm corpus, through the chat's own path (core.chat.run_answer.chat_envelope, extractive). Phase 1
+One process, one event loop, as one chat worker serves: the warm corpus is opened by the app's own warm-up, so its
+questions are answered in this process, and the cold corpus, which it has not opened, in a process of its own, as
+the app does (core.chat.corpus_hosts; `CITEWALK_ANSWER_PROCESSES=false`: in this one too). `--chats` users each
+loop ask → think (uniform 0.5–1.5 s) → ask on the warm corpus, through the chat's own path
+(core.chat.answering.chat_envelope, extractive). Phase 1
 runs them alone; in phase 2 a further user asks on a cold corpus a quarter into the phase. Each user starts within
 one think time, so neither phase opens on 20 questions asked at the same instant, a burst that would otherwise
 fall inside the opening's short window and be diluted over the phase alone. The cold corpus is the same
@@ -50,8 +53,10 @@ from pathlib import Path
 from bench.load import QUESTIONS
 from bench.stats import percentile
 from core.answer.events import AnswerEvent
+from core.chat import corpus_hosts
+from core.chat.answering import chat_envelope
 from core.chat.controls import RunOptions
-from core.chat.run_answer import chat_envelope
+from core.chat.warmup import warm_up
 from core.retrieval.child_open import CHILD_NICENESS, child_output, run_child
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.reload import open_stores
@@ -301,6 +306,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     warm = get_settings()
     # Each of the users' questions asked once first: phase 1 of round 1 then measures a warm corpus, not the
     # process's first reads of each question.
+    await warm_up(warm, corpora=[args.corpus])  # as the app starts: the warm corpus is opened in this process
     for question in _questions(args.corpus):
         await _ask(question, args.corpus, warm)
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
@@ -333,12 +339,16 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                            await _phase("opening", args, warm, cold, cold_question)))
             if args.control:
                 controls.append(await _phase("control", args, warm, None, control_question))
-            # Whether the cold corpus was read by a child process (core.retrieval.child_open) or by this one.
-            if not (args.burner_s or args.child_only):
+            # Whether the cold corpus was read by another process (its own answering process, or the reading child
+            # of core.retrieval.child_open) or by this one.
+            if cold.answer_processes:
+                corpus_hosts.stop_for(cold, args.corpus)
+                read_apart.append(True)
+            elif not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
             **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
-            "cold corpus read in a child process": read_apart, "cold corpus had a saved read": opened_from_saved}
+            "cold corpus read by another process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -373,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"p95 while a corpus opens / p95 alone in the same window: "
           f"{result['pooled']['p95 while opening / p95 alone in the same window']}")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
-          f"cold corpus read in a child process: {result['cold corpus read in a child process']}; "
+          f"cold corpus read by another process: {result['cold corpus read by another process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")
     if args.control:
         control = result["control"]

@@ -69,6 +69,17 @@ class Settings(BaseSettings):
     shared_reads_dir: Path | None = Field(default=None, description=(
         "folder where chat workers share provisions' token vectors (core.serve: <data dir>/app/token_reads)"))
 
+    # Opening a corpus holds the interpreter lock for seconds of Python work, so in the chat process it slowed every
+    # other user's answer (bench/results/OPEN_STALL.md). The corpora the warm-up opened are answered in the chat
+    # process; one first asked about later is opened and answered in a process of its own (core.chat.corpus_hosts).
+    answer_processes: bool = Field(default=True, description=(
+        "a corpus not opened at start-up is opened and answered in a process of its own (off: in the chat process)"))
+    answer_process_spare: bool = Field(default=True, description=(
+        "once a corpus has been opened apart, keep one idle process with the answering libraries loaded (~1 GB), "
+        "so the next one answers in seconds instead of ~10 s"))
+    answer_process_silence_s: float = Field(default=120, gt=0, description=(
+        "a corpus's answering process that sends nothing for this long is stopped and the question answered here"))
+
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi
     # (= vi-pyvi), vi-underthesea, vi-syllable, ko (= ko-kiwi), ko-kiwi+parts. Questions use the one stored with the index.

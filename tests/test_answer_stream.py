@@ -13,7 +13,7 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls
 from core.answer.events import AnswerEvent, ProvisionalAnswer
 from core.answer.service import stream_answer
 from core.answer.stores import Stores
-from core.chat import run_answer
+from core.chat import answering, local_answer
 from core.chat.controls import RunOptions
 from core.settings import Settings, get_settings
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
@@ -71,8 +71,8 @@ def test_a_closed_stream_cancels_its_run() -> None:
 
 def test_a_failing_chat_handler_cancels_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     model = SlowModel()
-    monkeypatch.setattr(run_answer, "chat_stores", lambda settings, options: Stores(FakeRetriever(), FakeGraph()))
-    settings = _settings().model_copy(update={"llm_model": "slow"})
+    monkeypatch.setattr(local_answer, "chat_stores", lambda settings, options: Stores(FakeRetriever(), FakeGraph()))
+    settings = _settings().model_copy(update={"llm_model": "slow", "answer_processes": False})
 
     async def on_event(event: AnswerEvent) -> None:
         if isinstance(event, ProvisionalAnswer):
@@ -81,7 +81,7 @@ def test_a_failing_chat_handler_cancels_the_run(monkeypatch: pytest.MonkeyPatch)
     async def chat() -> tuple[int, int, list[asyncio.Task[object]]]:
         monkeypatch.setattr("core.answer.service.chat_model", lambda settings, name: model.model(name))
         with pytest.raises(ConnectionResetError):
-            await run_answer.chat_envelope(QUESTION, RunOptions(corpus="fake"), settings, on_event)
+            await answering.chat_envelope(QUESTION, RunOptions(corpus="fake"), settings, on_event)
         left = await _others()
         at_close = model.requests
         await asyncio.sleep(1.0)

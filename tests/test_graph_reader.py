@@ -12,10 +12,10 @@ from neo4j import GraphDatabase
 from core.answer import stores as answer_stores
 from core.answer.service import answer_question_async
 from core.app_db import create_schema, make_engine
+from core.chat.answering import chat_envelope
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
-from core.chat.run_answer import chat_envelope
 from core.retrieval import reload as store_reload
 from core.stores import graph_reader
 from core.stores.graph_reader import reader_for

@@ -18,11 +18,11 @@ from core.answer.models import AnswerEnvelope
 from core.answer.service import answer_question_async
 from core.answer.stores import open_stores
 from core.app_db import make_engine
+from core.chat.answering import chat_envelope
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.limits import limited
-from core.chat.run_answer import chat_envelope
 from core.render.markdown import answer_markdown
 from core.retrieval import reload as store_reload
 from core.settings import Settings

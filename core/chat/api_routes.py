@@ -21,9 +21,10 @@ from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from core.answer.models import AnswerEnvelope
-from core.answer.service import answer_question_async
-from core.answer.stores import open_stores
+from core.chat.answering import chat_envelope
+from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
+from core.chat.local_answer import unheard
 from core.chat.share_routes import routes_first
 from core.render.export import AnswerExport, answer_export, export_markdown
 from core.retrieval.base import DEFAULT_METHOD
@@ -78,8 +79,10 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) ->
         # Checking the name lists the data dir: a thread's job, not the loop's.
         corpus, method = await asyncio.to_thread(_corpus, body.corpus, settings), _method(body.method)
         async with gate:
-            stores = await asyncio.to_thread(open_stores, settings, corpus, method)
-            envelope = await answer_question_async(body.question, corpus, settings, method=method, stores=stores)
+            envelope = await chat_envelope(body.question, RunOptions(corpus=corpus, method=method), settings, unheard,
+                                           for_api=True)
+            if envelope is None:
+                raise HTTPException(status_code=503, detail="the answer ended without a result; ask again")
             permalink, export, answer_id = None, None, f"api-{uuid.uuid4()}"
             if (body.share or body.export) and envelope.error is None:
                 driver = await asyncio.to_thread(graph.driver_or_none)  # None: the view is built from the envelope alone

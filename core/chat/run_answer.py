@@ -2,44 +2,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from contextlib import aclosing
 
 import chainlit as cl
 from neo4j import Driver
 
-from core.answer.events import AnswerEvent, Finished, ProvisionalAnswer
+from core.answer.events import AnswerEvent, ProvisionalAnswer
 from core.answer.models import AnswerEnvelope
-from core.answer.service import stream_answer
-from core.answer.stores import Stores, open_stores
 from core.chat.answer_message import show_answer, start_card_sources
+from core.chat.answering import chat_envelope
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
-from core.chat.limits import limited
 from core.chat.steps import StepPresenter
 from core.render.markdown import escape_markdown
 from core.render.view import AnswerView
 from core.settings import Settings
-
-
-def chat_stores(settings: Settings, options: RunOptions) -> Stores:
-    """The stores a chat question reads: the API's, under the panel's caps (k, hops, edge types)."""
-    return limited(open_stores(settings, options.corpus, options.method), options.k, options.hops, options.edge_types)
-
-
-async def chat_envelope(
-    question: str, options: RunOptions, settings: Settings, on_event: Callable[[AnswerEvent], Awaitable[None]]
-) -> AnswerEnvelope | None:
-    """The chat's answer with its progress events; what the chat shows and what `POST /api/ask` returns meet here."""
-    stores = await asyncio.to_thread(chat_stores, settings, options)
-    envelope: AnswerEnvelope | None = None
-    async with aclosing(stream_answer(question, options.corpus, settings, method=options.method, stores=stores)) as events:
-        async for event in events:
-            if isinstance(event, Finished):
-                envelope = event.envelope
-            else:
-                await on_event(event)  # when it raises (the client went away), aclosing stops the run
-    return envelope
 
 
 async def answer_in_chat(

@@ -73,6 +73,13 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
         return opened.stores
 
 
+def is_open(settings: Settings, corpus: str) -> bool:
+    """Whether this process holds the corpus's stores (under any retrieval configuration)."""
+    where = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    with _OPEN_LOCK:
+        return any(key[:5] == where for key in _OPEN)
+
+
 def _stale(opened: _Opened, stamp: int | None) -> bool:
     # The reader is shared by the process: any read it answered since these stores were opened without Neo4j
     # (a question's expansion, another corpus) means Neo4j is back. Cheap to check on every question.

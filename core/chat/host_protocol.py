@@ -1,0 +1,65 @@
+"""What a chat process and a corpus's answering process say to each other: one JSON message a frame."""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from core.answer.events import AnswerEvent
+from core.answer.models import AnswerEnvelope
+from core.chat.controls import RunOptions
+
+
+class Start(BaseModel):
+    """The first message: the settings the chat process runs with (a test's or a bench's may differ from the
+    environment's), and the one corpus this process answers for."""
+
+    kind: Literal["start"] = "start"
+    settings: dict[str, Any]
+    corpus: str
+
+
+class Ask(BaseModel):
+    kind: Literal["ask"] = "ask"
+    id: str
+    question: str
+    options: RunOptions
+    for_api: bool = False  # the API's answer: the stores whole, not under the chat panel's caps
+
+
+class Cancel(BaseModel):
+    """The chat client went away, or the chat process gave up waiting: stop the run and send nothing more."""
+
+    kind: Literal["cancel"] = "cancel"
+    id: str
+
+
+class Ready(BaseModel):
+    """Sent once the process has its libraries loaded: a run's silence is counted from here, not from the start."""
+
+    kind: Literal["ready"] = "ready"
+    id: str = ""
+
+
+class Progress(BaseModel):
+    kind: Literal["progress"] = "progress"
+    id: str
+    event: AnswerEvent
+
+
+class Done(BaseModel):
+    kind: Literal["done"] = "done"
+    id: str
+    envelope: AnswerEnvelope | None
+
+
+class Failed(BaseModel):
+    kind: Literal["failed"] = "failed"
+    id: str
+    error: str
+
+
+ToHost = Annotated[Start | Ask | Cancel, Field(discriminator="kind")]
+FromHost = Annotated[Ready | Progress | Done | Failed, Field(discriminator="kind")]
+TO_HOST: TypeAdapter[Start | Ask | Cancel] = TypeAdapter(ToHost)
+FROM_HOST: TypeAdapter[Ready | Progress | Done | Failed] = TypeAdapter(FromHost)
