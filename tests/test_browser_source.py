@@ -192,12 +192,14 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         card.wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.locator("iframe.citation-graph-frame").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         unit_id = card.get_attribute("data-unit-id")
+        # Chainlit mounts the answer again when it moves the chat to its thread's page: the reads and clicks below
+        # start after it (a panel open across the move is test_a_source_open_when_the_chat_moves_to_its_thread_stays_open's).
+        # Read before it, the quotes came back empty twice on a clean clone: the card was being mounted again.
+        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
+        card = page.locator(f'[data-testid="answer-cards"] .rule-card[data-unit-id="{unit_id}"]').first
         # The card can be in the page a moment before its quotes are: read them once the first is there.
         card.locator("li .claim-text").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
         claims = [_words(t) for t in card.locator("li .claim-text").all_inner_texts()]
-        # Chainlit mounts the answer again when it moves the chat to its thread's page: the clicks below start after
-        # it (a panel open across the move is test_a_source_open_when_the_chat_moves_to_its_thread_stays_open's).
-        page.wait_for_url(on_thread_page, timeout=THREAD_PAGE_TIMEOUT_MS)
         write_amended_pair(neo4j_driver, test_settings.neo4j_database, cited_unit=unit_id)
         write_pdf_document(neo4j_driver, test_settings.neo4j_database, tmp_path / "pdf-act.pdf", cited_unit=unit_id)
 
