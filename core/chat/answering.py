@@ -23,8 +23,8 @@ def answered_apart(settings: Settings, corpus: str) -> bool:
 
 async def chat_envelope(question: str, options: RunOptions, settings: Settings, on_event: EventHandler, *,
                         for_api: bool = False) -> AnswerEnvelope | None:
-    """The answer with its progress events; what the chat shows and what `POST /api/ask` returns (`for_api`) meet here. Computed here or in the corpus's own process (`answered_apart`); when that
-    process fails, here, saying so."""
+    """The answer with its progress events; what the chat shows and what `POST /api/ask` returns (`for_api`) meet
+    here. Computed here or in the corpus's own process (`answered_apart`); when that process fails, here, saying so."""
     if not answered_apart(settings, options.corpus):
         return await local_envelope(question, options, settings, on_event, for_api=for_api)
     try:

@@ -18,7 +18,7 @@ import threading
 from multiprocessing.connection import Connection
 
 from core.answer.events import AnswerEvent
-from core.chat.host_protocol import TO_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start
+from core.chat.host_protocol import TO_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start, send
 from core.chat.local_answer import local_envelope
 from core.settings import Settings
 from core.stores import heap
@@ -34,11 +34,6 @@ def take_back(niceness: int) -> None:
             os.setpriority(os.PRIO_PROCESS, int(thread_id), niceness)
         except ProcessLookupError:
             continue  # ended since the listing
-
-
-def send(connection: Connection, lock: threading.Lock, message: Ready | Progress | Done | Failed) -> None:
-    with lock:
-        connection.send_bytes(message.model_dump_json().encode())
 
 
 class Host:

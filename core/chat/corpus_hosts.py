@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection
 
 from core.answer.models import AnswerEnvelope
 from core.chat.controls import RunOptions
-from core.chat.host_protocol import FROM_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start
+from core.chat.host_protocol import FROM_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start, send
 from core.chat.local_answer import EventHandler
 from core.domain import AnswerError
 from core.settings import REPO_ROOT, Settings
@@ -77,8 +77,7 @@ class CorpusHost:
         self.send(Start(settings=settings.model_dump(mode="json"), corpus=corpus))
 
     def send(self, message: Start | Ask | Cancel) -> None:
-        with self._sending:
-            self.connection.send_bytes(message.model_dump_json().encode())
+        send(self.connection, self._sending, message)
 
     def _read(self) -> None:
         """Replies go to the question that is waiting for them; when the process is gone, every waiting
@@ -174,8 +173,9 @@ def start_spare() -> None:
 
 
 def host_for(settings: Settings, corpus: str) -> CorpusHost:
-    """The corpus's running process under these settings; if there is none, the spare is given the corpus (or a
-    process is started) and a new spare is started (a thread's job: it forks)."""
+    """The corpus's running process under these settings; if there is none, the spare is given the corpus, or a
+    process is started (a thread's job: it forks). The next spare is started once the answer is done
+    (`hosted_envelope`)."""
     key = _key(settings, corpus)
     with _STARTING:
         host = _HOSTS.get(key)

@@ -1,6 +1,8 @@
 """What a chat process and a corpus's answering process say to each other: one JSON message a frame."""
 from __future__ import annotations
 
+import threading
+from multiprocessing.connection import Connection
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
@@ -63,3 +65,9 @@ ToHost = Annotated[Start | Ask | Cancel, Field(discriminator="kind")]
 FromHost = Annotated[Ready | Progress | Done | Failed, Field(discriminator="kind")]
 TO_HOST: TypeAdapter[Start | Ask | Cancel] = TypeAdapter(ToHost)
 FROM_HOST: TypeAdapter[Ready | Progress | Done | Failed] = TypeAdapter(FromHost)
+
+
+def send(connection: Connection, lock: threading.Lock, message: BaseModel) -> None:
+    """One message, one frame; the lock keeps the frames of threads sending at once apart."""
+    with lock:
+        connection.send_bytes(message.model_dump_json().encode())

@@ -1,4 +1,5 @@
-"""One chat or API question answered in this process: the corpus's stores under the panel's caps, its events streamed."""
+"""One chat or API question answered in this process: a chat's under the panel's caps with its events streamed,
+the API's from the stores whole."""
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +18,7 @@ EventHandler = Callable[[AnswerEvent], Awaitable[None]]
 
 
 async def unheard(_event: AnswerEvent) -> None:
-    """The handler when nobody watches the run (the API, the warm-up)."""
+    """The handler when nobody watches the run (the API)."""
 
 
 def chat_stores(settings: Settings, options: RunOptions) -> Stores:

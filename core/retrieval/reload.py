@@ -49,8 +49,7 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
     nobody waits the ~10 s a large corpus takes to open.
     """
     config = config or RetrievalConfig()
-    key = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host,
-           config.model_dump_json())
+    key = (*_where(settings, corpus), config.model_dump_json())
     stamp = ingest_stamp(settings, corpus)
     with _OPEN_LOCK:
         opened = _OPEN.get(key)
@@ -73,11 +72,16 @@ def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None 
         return opened.stores
 
 
+def _where(settings: Settings, corpus: str) -> tuple[object, ...]:
+    """The corpus and the stores it is read from: the registry's key, less the retrieval configuration."""
+    return str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host
+
+
 def is_open(settings: Settings, corpus: str) -> bool:
     """Whether this process holds the corpus's stores (under any retrieval configuration)."""
-    where = (str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host)
+    where = _where(settings, corpus)
     with _OPEN_LOCK:
-        return any(key[:5] == where for key in _OPEN)
+        return any(key[:-1] == where for key in _OPEN)
 
 
 def _stale(opened: _Opened, stamp: int | None) -> bool:
