@@ -3,6 +3,7 @@ opening, and the event loop's worst stall.
 
     python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--child-only | --burner-s S]
         [--unsaved] [--out bench/results/open_stall.json]
+    python -m bench.open_stall --pool RUN.json [RUN.json ...] --out POOLED.json
 
 One process, one event loop, as one chat worker serves: the warm corpus is opened by the app's own warm-up, so its
 questions are answered in this process, and the cold corpus, which it has not opened, in a process of its own, as
@@ -22,7 +23,9 @@ rows: p95 of warm-corpus questions while a corpus opens against p95 alone in the
 (the questions that overlapped, at the same offset, a window as long as the opening: with nothing happening a short
 window already holds slower questions than the phase as a whole, as a longer question overlaps it more often), and
 against the whole alone phase (the figure of earlier stops); and the loop's worst stall;
-each answer step's p50 / p95 on both sides says which step the opening slows. `--child-only` runs only the cold
+each answer step's p50 / p95 on both sides says which step the opening slows. The same-window ratio is given per
+round and with its 95 % interval over rounds drawn with replacement: a window holds a few dozen questions, so a
+round's p95 is one or two of them. `--child-only` runs only the cold
 corpus's reading child (output thrown away), `--burner-s` only a spinning process at the child's niceness: what the
 child's work, or a process's CPU alone, costs the chats. The copy holds the read a child saved when the warm
 corpus was opened (core.retrieval.saved_read), as every opening after the first under one ingest finds it;
@@ -286,11 +289,54 @@ def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> 
             "steps while a new question is answered": _steps([c.steps[i] for c in controls for i in _while_opening(c)])}
 
 
+def _during(rounds: list[tuple[Phase, Phase]]) -> list[float]:
+    return [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
+
+
+BOOTSTRAP_DRAWS = 2000
+Samples = list[tuple[list[float], list[float]]]  # per round: (seconds while opening, alone in the same window)
+
+
+def window_samples(rounds: list[tuple[Phase, Phase]]) -> Samples:
+    return [(_during([r]), _same_window([r])) for r in rounds]
+
+
+def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[float] | None:
+    """The 95 % interval of the same-window ratio over rounds drawn with replacement. One round's window holds a
+    few dozen questions, so its p95 is one or two of them and runs of one code differ by ±0.2 (stop 47): whether
+    an opening costs the others anything is read from this interval, not from the point alone."""
+    if len(samples) < 2:
+        return None
+    rng = random.Random(0)  # the same rounds always give the same interval
+    ratios = []
+    for _ in range(draws):
+        drawn = [samples[rng.randrange(len(samples))] for _ in samples]
+        ratio = _ratio([s for during, _ in drawn for s in during], [s for _, same in drawn for s in same])
+        if ratio is not None:
+            ratios.append(ratio)
+    return [round(percentile(ratios, 2.5), 2), round(percentile(ratios, 97.5), 2)]
+
+
+def same_window_figures(samples: Samples) -> dict[str, object]:
+    """The same-window ratios of rounds from one run or several (`--pool`): pooled, per round, and the interval."""
+    during = [s for d, _ in samples for s in d]
+    same = [s for _, w in samples for s in w]
+    return {"p95 while opening / p95 alone in the same window": _ratio(during, same),
+            "p50 while opening / p50 alone in the same window": _median_ratio(during, same),
+            "same-window ratio, 95 % interval over rounds": bootstrap_interval(samples),
+            "same-window ratio per round": [_ratio(d, w) for d, w in samples]}
+
+
+def _median_ratio(numerator: list[float], denominator: list[float]) -> float | None:
+    below = percentile(denominator, 50)
+    return round(percentile(numerator, 50) / below, 2) if below else None
+
+
 def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
     """Every round's questions together: alone, while a corpus opened, and the ratio of their p95; and each answer
     step's p50 / p95 on both sides, which says where the time added while opening goes."""
     alone = [s for a, _ in rounds for _, s in a.asked]
-    during = [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
+    during = _during(rounds)
     steps_during = [opening.steps[i] for _, opening in rounds for i in _while_opening(opening)]
     same = _same_window(rounds)
     return {"warm corpus alone": {**_summary(alone), "worst_loop_stall_s": round(max(a.worst_stall_s for a, _ in rounds), 3)},
@@ -298,7 +344,7 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
                                             "worst_loop_stall_s": round(max(o.worst_stall_s for _, o in rounds), 3)},
             "p95 while opening / p95 alone": _ratio(during, alone),
             "alone, in the opening's window": _summary(same),
-            "p95 while opening / p95 alone in the same window": _ratio(during, same),
+            **same_window_figures(window_samples(rounds)),
             "steps alone": _steps([s for a, _ in rounds for s in a.steps]), "steps while opening": _steps(steps_during)}
 
 
@@ -346,9 +392,27 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 read_apart.append(True)
             elif not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
+    samples = [[[round(x, 4) for x in during], [round(x, 4) for x in same]] for during, same in window_samples(rounds)]
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
+            "same-window samples": samples,
             **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
             "cold corpus read by another process": read_apart, "cold corpus had a saved read": opened_from_saved}
+
+
+def pool(files: list[Path]) -> dict[str, object]:
+    """The rounds of several runs (their "same-window samples") as one: a run's interval is wide at ten rounds."""
+    samples: Samples = []
+    for path in files:
+        run_samples = json.loads(path.read_text()).get("same-window samples")
+        if run_samples is None:
+            raise SystemExit(f"{path}: no \"same-window samples\" (written by bench.open_stall since stop 48); "
+                             "run it again to pool it")
+        samples += [(list(during), list(same)) for during, same in run_samples]
+    during = [s for d, _ in samples for s in d]
+    same = [s for _, w in samples for s in w]
+    return {"pooled files": [str(f) for f in files], "rounds": len(samples),
+            "while the cold corpus opens": _summary(during), "alone, in the opening's window": _summary(same),
+            **same_window_figures(samples)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -367,8 +431,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--control", action="store_true", help=(
         "a third phase each round: a new question on the warm corpus instead of an opening (the cold question is "
         "then a new one too)"))
+    parser.add_argument("--pool", type=Path, nargs="+", help=(
+        "measure nothing: pool the rounds of these earlier runs' JSON files into one same-window figure"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
     args = parser.parse_args(argv)
+    if args.pool:
+        pooled_runs = pool(args.pool)
+        print(json.dumps(pooled_runs, indent=2))
+        args.out.write_text(json.dumps(pooled_runs, indent=2) + "\n")
+        return 0
     result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
@@ -381,7 +452,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<6} cold corpus, first answer with its opening: "
                   f"{rows['cold corpus: first answer (opening included) s']} s")
     print(f"p95 while a corpus opens / p95 alone in the same window: "
-          f"{result['pooled']['p95 while opening / p95 alone in the same window']}")
+          f"{result['pooled']['p95 while opening / p95 alone in the same window']} (95 % interval over rounds: "
+          f"{result['pooled']['same-window ratio, 95 % interval over rounds']}; per round: "
+          f"{result['pooled']['same-window ratio per round']})")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read by another process: {result['cold corpus read by another process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")

@@ -1,6 +1,8 @@
 """bench.open_stall's pooled figures: which questions count as asked while the cold corpus opened, and the step
 timings read from those same questions."""
-from bench.open_stall import Phase, pooled, pooled_control
+import json
+
+from bench.open_stall import Phase, bootstrap_interval, pool, pooled, pooled_control, window_samples
 
 
 def _phase(name: str, asked: list[tuple[float, float]], composes: list[float],
@@ -39,3 +41,30 @@ def test_a_new_question_s_window_is_compared_with_the_same_window_alone():
     assert result["alone, in the new question's window"]["questions"] == 1
     assert result["p95 while a new question is answered / p95 alone in the same window"] == 2.0
 
+
+
+def _round(alone_s: float, during_s: float) -> tuple[Phase, Phase]:
+    return (_phase("alone", [(5.1, alone_s)], [10.0]), _phase("opening", [(5.1, during_s)], [10.0], opening=(5.0, 6.0)))
+
+
+def test_the_interval_over_rounds_spans_rounds_that_disagree_and_closes_on_rounds_that_agree():
+    agreeing = [_round(0.1, 0.12) for _ in range(5)]
+    assert bootstrap_interval(window_samples(agreeing)) == [1.2, 1.2]
+    # One round twice as slow while opening, one twice as fast: the interval holds both, and 1.0 within it.
+    disagreeing = [_round(0.1, 0.2), _round(0.2, 0.1), _round(0.1, 0.1)]
+    low, high = bootstrap_interval(window_samples(disagreeing))
+    assert low < 1.0 < high
+    assert bootstrap_interval(window_samples(agreeing[:1])) is None  # one round says nothing of the spread
+    assert pooled(disagreeing)["same-window ratio per round"] == [2.0, 0.5, 1.0]
+
+
+def test_runs_pooled_give_the_figures_of_their_rounds_taken_together(tmp_path):
+    first, second = [_round(0.1, 0.2), _round(0.2, 0.1)], [_round(0.1, 0.1)]
+    paths = []
+    for name, rounds in (("a.json", first), ("b.json", second)):
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps({"same-window samples": window_samples(rounds)}))
+    together = pool(paths)
+    assert together["rounds"] == 3
+    assert together["same-window ratio per round"] == pooled(first + second)["same-window ratio per round"]
+    assert together["same-window ratio, 95 % interval over rounds"] == bootstrap_interval(window_samples(first + second))
