@@ -263,9 +263,9 @@ def _same_window(pairs: list[tuple[Phase, Phase]]) -> list[float]:
     return out
 
 
-def _ratio(numerator: list[float], denominator: list[float]) -> float | None:
-    below = percentile(denominator, 95)
-    return round(percentile(numerator, 95) / below, 2) if below else None
+def _ratio(numerator: list[float], denominator: list[float], q: float = 95) -> float | None:
+    below = percentile(denominator, q)
+    return round(percentile(numerator, q) / below, 2) if below else None
 
 
 STEPS = ("search", "expand", "headings", "fit", "compose")
@@ -303,7 +303,7 @@ def window_samples(rounds: list[tuple[Phase, Phase]]) -> Samples:
 
 def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[float] | None:
     """The 95 % interval of the same-window ratio over rounds drawn with replacement. One round's window holds a
-    few dozen questions, so its p95 is one or two of them and runs of one code differ by ±0.2 (stop 47): whether
+    few dozen questions, so its p95 is one or two of them, and runs of one code gave 0.96 to 1.66 (stop 48): whether
     an opening costs the others anything is read from this interval, not from the point alone."""
     if len(samples) < 2:
         return None
@@ -311,29 +311,28 @@ def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[f
     ratios = []
     for _ in range(draws):
         drawn = [samples[rng.randrange(len(samples))] for _ in samples]
-        ratio = _ratio([s for during, _ in drawn for s in during], [s for _, same in drawn for s in same])
+        ratio = _ratio(*_flat(drawn))
         if ratio is not None:
             ratios.append(ratio)
     return [round(percentile(ratios, 2.5), 2), round(percentile(ratios, 97.5), 2)]
 
 
+def _flat(samples: Samples) -> tuple[list[float], list[float]]:
+    """Every round's questions together: those asked while opening, and those alone in the same window."""
+    return [s for d, _ in samples for s in d], [s for _, w in samples for s in w]
+
+
 def same_window_figures(samples: Samples) -> dict[str, object]:
     """The same-window ratios of rounds from one run or several (`--pool`): pooled, per round, and the interval."""
-    during = [s for d, _ in samples for s in d]
-    same = [s for _, w in samples for s in w]
+    during, same = _flat(samples)
     return {"p95 while opening / p95 alone in the same window": _ratio(during, same),
-            "p50 while opening / p50 alone in the same window": _median_ratio(during, same),
+            "p50 while opening / p50 alone in the same window": _ratio(during, same, q=50),
             "same-window ratio, 95 % interval over rounds": bootstrap_interval(samples),
             "same-window ratio per round": [_ratio(d, w) for d, w in samples],
             # Round 1's window (a process started from nothing, ~10 s) holds more questions than the nine after it
             # (a spare, ~1.5 s) together, so the pooled figures are mostly round 1's: each round's median ratio
             # says what the later, shorter openings cost.
-            "same-window median ratio per round": [_median_ratio(d, w) for d, w in samples]}
-
-
-def _median_ratio(numerator: list[float], denominator: list[float]) -> float | None:
-    below = percentile(denominator, 50)
-    return round(percentile(numerator, 50) / below, 2) if below else None
+            "same-window median ratio per round": [_ratio(d, w, q=50) for d, w in samples]}
 
 
 def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
@@ -412,8 +411,7 @@ def pool(files: list[Path]) -> dict[str, object]:
             raise SystemExit(f"{path}: no \"same-window samples\" (written by bench.open_stall since stop 48); "
                              "run it again to pool it")
         samples += [(list(during), list(same)) for during, same in run_samples]
-    during = [s for d, _ in samples for s in d]
-    same = [s for _, w in samples for s in w]
+    during, same = _flat(samples)
     return {"pooled files": [str(f) for f in files], "rounds": len(samples),
             "while the cold corpus opens": _summary(during), "alone, in the opening's window": _summary(same),
             **same_window_figures(samples)}
