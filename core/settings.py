@@ -75,8 +75,8 @@ class Settings(BaseSettings):
     answer_processes: bool = Field(default=True, description=(
         "a corpus not opened at start-up is opened and answered in a process of its own (off: in the chat process)"))
     answer_process_spare: bool = Field(default=True, description=(
-        "once a corpus has been opened apart, keep one idle process with the answering libraries loaded (~1 GB), "
-        "so the next one answers in seconds instead of ~10 s"))
+        "once a corpus has been opened apart, keep one idle process with the answering libraries and the embedding "
+        "model loaded (~1 GB), so the next one answers in about a second instead of ~10 s"))
     answer_process_silence_s: float = Field(default=120, gt=0, description=(
         "a corpus's answering process that sends nothing for this long is stopped and the question answered here"))
 

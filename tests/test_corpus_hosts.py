@@ -128,3 +128,15 @@ def test_processes_start_at_the_lowest_priority_and_take_the_chat_s_back_once_an
     spare = corpus_hosts._SPARE[0]
     assert spare.ready.wait(60) and spare.alive
     assert os.getpriority(os.PRIO_PROCESS, spare.process.pid) == corpus_hosts.START_NICENESS
+
+
+def test_a_spare_loads_the_chat_s_embedding_model_before_it_says_it_is_ready(test_settings) -> None:
+    if not corpus_hosts.can_take_back(os.getpriority(os.PRIO_PROCESS, 0)):
+        pytest.skip("no spare is started where this process may not lower a niceness it raised")
+    try:
+        corpus_hosts.start_spare(test_settings)
+        spare = corpus_hosts._SPARE[0]
+        assert spare.ready.wait(corpus_hosts.START_S) and spare.alive
+        assert spare.model_loaded, "the spare left the model and its first pass to the opening of its corpus"
+    finally:
+        corpus_hosts.stop_all()

@@ -18,8 +18,9 @@ import threading
 from multiprocessing.connection import Connection
 
 from core.answer.events import AnswerEvent
-from core.chat.host_protocol import TO_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start, send
+from core.chat.host_protocol import TO_HOST, Ask, Cancel, Done, Failed, Prepare, Progress, Ready, Start, send
 from core.chat.local_answer import local_envelope
+from core.embeddings import EmbeddingModelError, get_embedder
 from core.settings import Settings
 from core.stores import heap
 
@@ -72,11 +73,22 @@ class Host:
             if self.restore_niceness is not None:  # started and opened at the lowest priority; now the chat's
                 take_back(self.restore_niceness)
 
-    def take(self, message: Ask | Cancel | Start) -> None:
+    def take(self, message: Ask | Cancel | Start | Prepare) -> None:
         if isinstance(message, Ask):
             self.runs[message.id] = self.loop.create_task(self.answer(message))
         elif isinstance(message, Cancel) and message.id in self.runs:
             self.runs[message.id].cancel()
+
+
+def load_model(settings: Settings) -> bool:
+    """The embedding model of `settings` loaded and run once (its first pass sets up what every later one reuses);
+    False, logged, if it cannot be: the opening that needs it then loads it and reports why it cannot."""
+    try:
+        get_embedder(settings).embed_queries(["What does this provision require?"])
+    except EmbeddingModelError as exc:
+        log.warning("the embedding model could not be loaded ahead (%s); the corpus's opening will load it", exc)
+        return False
+    return True
 
 
 def _read(connection: Connection, loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[bytes | None]) -> None:
@@ -108,11 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s corpus-host %(levelname)s %(name)s: %(message)s")
     connection = Connection(socket.socket(fileno=args.fd).detach())
     # The embedding model's libraries are the slow part of a start; loaded before Ready, a process started ahead of
-    # need (a spare) has them when it is given its corpus.
+    # need (a spare) has them when it is given its corpus, and the model itself when it was sent Prepare.
     importlib.import_module("sentence_transformers")
     try:
-        send(connection, threading.Lock(), Ready())
-        start = TO_HOST.validate_json(connection.recv_bytes())
+        first = TO_HOST.validate_json(connection.recv_bytes())
+        loaded = load_model(Settings(**first.settings)) if isinstance(first, Prepare) else False
+        send(connection, threading.Lock(), Ready(model_loaded=loaded))
+        start = TO_HOST.validate_json(connection.recv_bytes()) if isinstance(first, Prepare) else first
     except (EOFError, OSError):
         return 0  # a spare whose chat process ended before it was given a corpus
     if not isinstance(start, Start):

@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection
 
 from core.answer.models import AnswerEnvelope
 from core.chat.controls import RunOptions
-from core.chat.host_protocol import FROM_HOST, Ask, Cancel, Done, Failed, Progress, Ready, Start, send
+from core.chat.host_protocol import FROM_HOST, Ask, Cancel, Done, Failed, Prepare, Progress, Ready, Start, send
 from core.chat.local_answer import EventHandler
 from core.domain import AnswerError
 from core.settings import REPO_ROOT, Settings
@@ -54,7 +54,8 @@ class _Pending:
 class CorpusHost:
     """One answering process; given one corpus (`bind`), it answers many questions at once, told apart by id."""
 
-    def __init__(self) -> None:
+    def __init__(self, prepare: Settings | None = None) -> None:
+        """`prepare`: a spare's; the settings whose embedding model it loads before it says Ready."""
         self.corpus = "(not yet given one)"
         ours, theirs = socket.socketpair()
         command = [sys.executable, "-m", "core.chat.corpus_host", str(theirs.fileno())]
@@ -70,13 +71,16 @@ class CorpusHost:
         self._pending: dict[str, _Pending] = {}
         self.alive = True
         self.ready = threading.Event()
+        self.model_loaded = False
         threading.Thread(target=self._read, name="citewalk-host-read", daemon=True).start()
+        if prepare is not None:
+            self.send(Prepare(settings=prepare.model_dump(mode="json")))
 
     def bind(self, settings: Settings, corpus: str) -> None:
         self.corpus = corpus
         self.send(Start(settings=settings.model_dump(mode="json"), corpus=corpus))
 
-    def send(self, message: Start | Ask | Cancel) -> None:
+    def send(self, message: Start | Prepare | Ask | Cancel) -> None:
         send(self.connection, self._sending, message)
 
     def _read(self) -> None:
@@ -86,6 +90,7 @@ class CorpusHost:
             while True:
                 reply = FROM_HOST.validate_json(self.connection.recv_bytes())
                 if isinstance(reply, Ready):
+                    self.model_loaded = reply.model_loaded
                     self.ready.set()
                     continue
                 pending = self._pending.get(reply.id)
@@ -164,12 +169,13 @@ def has_host(settings: Settings, corpus: str) -> bool:
     return _key(settings, corpus) in _HOSTS
 
 
-def start_spare() -> None:
-    """A process with its libraries loaded, at the lowest priority, for the next corpus that needs one; only where
-    it may take its priority back (at normal priority, loading them would cost the users being answered)."""
+def start_spare(settings: Settings) -> None:
+    """A process with its libraries and the embedding model of `settings` loaded, at the lowest priority, for the
+    next corpus that needs one; only where it may take its priority back (at normal priority, loading them would
+    cost the users being answered)."""
     with _STARTING:
         if not any(h.alive for h in _SPARE) and can_take_back(os.getpriority(os.PRIO_PROCESS, 0)):
-            _SPARE[:] = [CorpusHost()]
+            _SPARE[:] = [CorpusHost(prepare=settings)]
 
 
 def host_for(settings: Settings, corpus: str) -> CorpusHost:
@@ -200,7 +206,7 @@ async def hosted_envelope(question: str, options: RunOptions, settings: Settings
         if settings.answer_process_spare and not any(h.alive for h in _SPARE):
             # The next spare once this answer is done, not while the corpus that took the last one opens: loading
             # libraries, even at the lowest priority, slowed the other users' answers then (OPEN_STALL.md).
-            await asyncio.to_thread(start_spare)
+            await asyncio.to_thread(start_spare, settings)
 
 
 def stop_for(settings: Settings, corpus: str) -> None:

@@ -21,6 +21,16 @@ class Start(BaseModel):
     corpus: str
 
 
+class Prepare(BaseModel):
+    """Sent to a spare as it starts, before it has a corpus: the chat's settings, whose embedding model it loads and
+    runs once before it says Ready. Loading a model and its first pass were what a spare's opening cost the users
+    being answered most (bench/results/OPEN_STALL.md, stop 48); done ahead, at the lowest priority, they cost
+    nobody's question."""
+
+    kind: Literal["prepare"] = "prepare"
+    settings: dict[str, Any]
+
+
 class Ask(BaseModel):
     kind: Literal["ask"] = "ask"
     id: str
@@ -41,6 +51,7 @@ class Ready(BaseModel):
 
     kind: Literal["ready"] = "ready"
     id: str = ""
+    model_loaded: bool = False  # a spare that was sent Prepare: whether its embedding model is loaded
 
 
 class Progress(BaseModel):
@@ -61,9 +72,9 @@ class Failed(BaseModel):
     error: str
 
 
-ToHost = Annotated[Start | Ask | Cancel, Field(discriminator="kind")]
+ToHost = Annotated[Start | Prepare | Ask | Cancel, Field(discriminator="kind")]
 FromHost = Annotated[Ready | Progress | Done | Failed, Field(discriminator="kind")]
-TO_HOST: TypeAdapter[Start | Ask | Cancel] = TypeAdapter(ToHost)
+TO_HOST: TypeAdapter[Start | Prepare | Ask | Cancel] = TypeAdapter(ToHost)
 FROM_HOST: TypeAdapter[Ready | Progress | Done | Failed] = TypeAdapter(FromHost)
 
 
