@@ -23,9 +23,9 @@ class Start(BaseModel):
 
 class Prepare(BaseModel):
     """Sent to a spare as it starts, before it has a corpus: the chat's settings, whose embedding model it loads and
-    runs once before it says Ready. Loading a model and its first pass were what a spare's opening cost the users
-    being answered most (bench/results/OPEN_STALL.md, stop 48); done ahead, at the lowest priority, they cost
-    nobody's question."""
+    runs once before it says Ready. Done ahead, at the lowest priority, the model's load and first pass are not part
+    of the first answer on the corpus it is given: 0.3-0.5 s less for that user (bench/results/OPEN_STALL.md, stop
+    48)."""
 
     kind: Literal["prepare"] = "prepare"
     settings: dict[str, Any]
@@ -47,7 +47,8 @@ class Cancel(BaseModel):
 
 
 class Ready(BaseModel):
-    """Sent once the process has its libraries loaded: a run's silence is counted from here, not from the start."""
+    """Sent once the process has its libraries loaded (and, if it was sent Prepare, its model): a run's silence is
+    counted from here, not from the start."""
 
     kind: Literal["ready"] = "ready"
     id: str = ""
