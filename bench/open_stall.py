@@ -289,16 +289,13 @@ def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> 
             "steps while a new question is answered": _steps([c.steps[i] for c in controls for i in _while_opening(c)])}
 
 
-def _during(rounds: list[tuple[Phase, Phase]]) -> list[float]:
-    return [opening.asked[i][1] for _, opening in rounds for i in _while_opening(opening)]
-
-
 BOOTSTRAP_DRAWS = 2000
 Samples = list[tuple[list[float], list[float]]]  # per round: (seconds while opening, alone in the same window)
 
 
 def window_samples(rounds: list[tuple[Phase, Phase]]) -> Samples:
-    return [(_during([r]), _same_window([r])) for r in rounds]
+    return [([opening.asked[i][1] for i in _while_opening(opening)], _same_window([(alone, opening)]))
+            for alone, opening in rounds]
 
 
 def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[float] | None:
@@ -339,15 +336,15 @@ def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
     """Every round's questions together: alone, while a corpus opened, and the ratio of their p95; and each answer
     step's p50 / p95 on both sides, which says where the time added while opening goes."""
     alone = [s for a, _ in rounds for _, s in a.asked]
-    during = _during(rounds)
+    samples = window_samples(rounds)
+    during, same = _flat(samples)
     steps_during = [opening.steps[i] for _, opening in rounds for i in _while_opening(opening)]
-    same = _same_window(rounds)
     return {"warm corpus alone": {**_summary(alone), "worst_loop_stall_s": round(max(a.worst_stall_s for a, _ in rounds), 3)},
             "while the cold corpus opens": {**_summary(during),
                                             "worst_loop_stall_s": round(max(o.worst_stall_s for _, o in rounds), 3)},
             "p95 while opening / p95 alone": _ratio(during, alone),
             "alone, in the opening's window": _summary(same),
-            **same_window_figures(window_samples(rounds)),
+            **same_window_figures(samples),
             "steps alone": _steps([s for a, _ in rounds for s in a.steps]), "steps while opening": _steps(steps_during)}
 
 
