@@ -2,7 +2,7 @@
 opening, and the event loop's worst stall.
 
     python -m bench.open_stall [--corpus hipaa] [--chats 20] [--seconds 20] [--rounds 3] [--child-only | --burner-s S]
-        [--unsaved] [--out bench/results/open_stall.json]
+        [--unsaved] [--control] [--null] [--out bench/results/open_stall.json]
     python -m bench.open_stall --pool RUN.json [RUN.json ...] --out POOLED.json
 
 One process, one event loop, as one chat worker serves: the warm corpus is opened by the app's own warm-up, so its
@@ -38,6 +38,11 @@ two ratios side by side tell the opening's own cost from the cost of one more ne
 control question are two different questions no user asks (`NEW_QUESTIONS`, a new pair every round, swapped
 every other round): the model's reads of provisions are kept per process, so a question asked twice would be
 cheaper the second time.
+
+`--null` adds a phase of the users alone right after each opening phase, read in the window the opening took,
+against the alone phase in that window: the same-window ratio when nothing opens. On a machine whose two virtual
+cores others share, that ratio wanders too; an opening costs the others nothing measurable when its ratio and
+interval sit where the null's do.
 """
 from __future__ import annotations
 
@@ -52,6 +57,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.load import QUESTIONS
 from bench.stats import percentile
@@ -291,11 +297,20 @@ def pooled_control(rounds: list[tuple[Phase, Phase]], controls: list[Phase]) -> 
 
 BOOTSTRAP_DRAWS = 2000
 Samples = list[tuple[list[float], list[float]]]  # per round: (seconds while opening, alone in the same window)
+NULL_SAMPLES = "nothing opening: same-window samples"
+NOTHING = "with nothing opening"
 
 
 def window_samples(rounds: list[tuple[Phase, Phase]]) -> Samples:
     return [([opening.asked[i][1] for i in _while_opening(opening)], _same_window([(alone, opening)]))
             for alone, opening in rounds]
+
+
+def null_samples(rounds: list[tuple[Phase, Phase]], nulls: list[Phase]) -> Samples:
+    """Per round, a second phase of the users alone read in the window the opening took, against the first alone
+    phase in that window: what the same-window ratio gives when nothing opens, its noise on this machine."""
+    return [([null.asked[i][1] for i in _overlapping(null, *opening.opening)], _same_window([(alone, opening)]))
+            for (alone, opening), null in zip(rounds, nulls) if opening.opening is not None]
 
 
 def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[float] | None:
@@ -319,11 +334,11 @@ def _flat(samples: Samples) -> tuple[list[float], list[float]]:
     return [s for d, _ in samples for s in d], [s for _, w in samples for s in w]
 
 
-def same_window_figures(samples: Samples) -> dict[str, object]:
+def same_window_figures(samples: Samples, during_name: str = "while opening") -> dict[str, object]:
     """The same-window ratios of rounds from one run or several (`--pool`): pooled, per round, and the interval."""
     during, same = _flat(samples)
-    return {"p95 while opening / p95 alone in the same window": _ratio(during, same),
-            "p50 while opening / p50 alone in the same window": _ratio(during, same, q=50),
+    return {f"p95 {during_name} / p95 alone in the same window": _ratio(during, same),
+            f"p50 {during_name} / p50 alone in the same window": _ratio(during, same, q=50),
             "same-window ratio, 95 % interval over rounds": bootstrap_interval(samples),
             "same-window ratio per round": [_ratio(d, w) for d, w in samples],
             # Round 1's window (a process started from nothing, ~10 s) holds more questions than the nine after it
@@ -358,6 +373,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     await asyncio.to_thread(heap.settle)  # as the app does once its warm-up is done (core.chat.warmup)
     rounds: list[tuple[Phase, Phase]] = []
     controls: list[Phase] = []
+    nulls: list[Phase] = []
     asked_new = new_questions(args.corpus, args.rounds) if args.control else [(GENERIC_QUESTION, "")] * args.rounds
     read_apart: list[bool] = []
     opened_from_saved: list[bool] = []  # whether the cold copy held the read a child saved (saved_read.py)
@@ -383,6 +399,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             await asyncio.to_thread(os.sync)
             rounds.append((await _phase("alone", args, warm, None),
                            await _phase("opening", args, warm, cold, cold_question)))
+            if args.null:  # right after the opening, as every alone phase but the first follows one
+                nulls.append(await _phase("null", args, warm, None))
             if args.control:
                 controls.append(await _phase("control", args, warm, None, control_question))
             # Whether the cold corpus was read by another process (its own answering process, or the reading child
@@ -392,26 +410,43 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 read_apart.append(True)
             elif not (args.burner_s or args.child_only):
                 read_apart.append(open_stores(cold, args.corpus).read_by_pid != os.getpid())
-    samples = [[[round(x, 4) for x in during], [round(x, 4) for x in same]] for during, same in window_samples(rounds)]
+    def rounded(samples: Samples) -> list[list[list[float]]]:
+        return [[[round(x, 4) for x in during], [round(x, 4) for x in same]] for during, same in samples]
+
+    null = null_samples(rounds, nulls)
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
-            "same-window samples": samples,
+            "same-window samples": rounded(window_samples(rounds)),
+            **({"nothing opening": same_window_figures(null, NOTHING), NULL_SAMPLES: rounded(null)} if args.null else {}),
             **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
             "cold corpus read by another process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
 
+def _read_run(path: Path) -> dict[str, Any]:
+    try:
+        run = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such file; give the JSON files bench.open_stall wrote (--out)") from None
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"{path}: not a bench.open_stall result ({exc})") from None
+    if not isinstance(run, dict) or run.get("same-window samples") is None:
+        raise SystemExit(f"{path}: no \"same-window samples\" (written by bench.open_stall since stop 48); "
+                         "run it again to pool it")
+    return run
+
+
 def pool(files: list[Path]) -> dict[str, object]:
-    """The rounds of several runs (their "same-window samples") as one: a run's interval is wide at ten rounds."""
-    samples: Samples = []
-    for path in files:
-        run_samples = json.loads(path.read_text()).get("same-window samples")
-        if run_samples is None:
-            raise SystemExit(f"{path}: no \"same-window samples\" (written by bench.open_stall since stop 48); "
-                             "run it again to pool it")
-        samples += [(list(during), list(same)) for during, same in run_samples]
+    """The rounds of several runs (their "same-window samples") as one: a run's interval is wide at ten rounds.
+    The rounds with nothing opening (--null) are pooled too when every run has them."""
+    runs = [_read_run(path) for path in files]
+    samples: Samples = [(list(d), list(s)) for run in runs for d, s in run["same-window samples"]]
     during, same = _flat(samples)
-    return {"pooled files": [str(f) for f in files], "rounds": len(samples),
-            "while the cold corpus opens": _summary(during), "alone, in the opening's window": _summary(same),
-            **same_window_figures(samples)}
+    out: dict[str, object] = {"pooled files": [str(f) for f in files], "rounds": len(samples),
+                              "while the cold corpus opens": _summary(during),
+                              "alone, in the opening's window": _summary(same), **same_window_figures(samples)}
+    if all(NULL_SAMPLES in run for run in runs):
+        out["nothing opening"] = same_window_figures(
+            [(list(d), list(s)) for run in runs for d, s in run[NULL_SAMPLES]], NOTHING)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -430,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--control", action="store_true", help=(
         "a third phase each round: a new question on the warm corpus instead of an opening (the cold question is "
         "then a new one too)"))
+    parser.add_argument("--null", action="store_true", help=(
+        "a third phase each round, the users alone again, read in the window the opening took: the same-window "
+        "ratio when nothing opens, the noise the opening's ratio is read against"))
     parser.add_argument("--pool", type=Path, nargs="+", help=(
         "measure nothing: pool the rounds of these earlier runs' JSON files into one same-window figure"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
@@ -439,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(pooled_runs, indent=2))
         args.out.write_text(json.dumps(pooled_runs, indent=2) + "\n")
         return 0
-    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "null": args.null, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
@@ -455,6 +493,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{result['pooled']['same-window ratio, 95 % interval over rounds']}; per round: "
           f"{result['pooled']['same-window ratio per round']}; median ratio per round: "
           f"{result['pooled']['same-window median ratio per round']})")
+    if args.null:
+        null = result["nothing opening"]
+        print(f"with nothing opening, p95 / p95 alone in the same window: "
+              f"{null[f'p95 {NOTHING} / p95 alone in the same window']} (95 % interval over rounds: "
+              f"{null['same-window ratio, 95 % interval over rounds']}; per round: {null['same-window ratio per round']})")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read by another process: {result['cold corpus read by another process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")

@@ -2,7 +2,19 @@
 timings read from those same questions."""
 import json
 
-from bench.open_stall import Phase, bootstrap_interval, pool, pooled, pooled_control, window_samples
+import pytest
+
+from bench.open_stall import (
+    NULL_SAMPLES,
+    Phase,
+    bootstrap_interval,
+    null_samples,
+    pool,
+    pooled,
+    pooled_control,
+    same_window_figures,
+    window_samples,
+)
 
 
 def _phase(name: str, asked: list[tuple[float, float]], composes: list[float],
@@ -68,3 +80,32 @@ def test_runs_pooled_give_the_figures_of_their_rounds_taken_together(tmp_path):
     assert together["rounds"] == 3
     assert together["same-window ratio per round"] == pooled(first + second)["same-window ratio per round"]
     assert together["same-window ratio, 95 % interval over rounds"] == bootstrap_interval(window_samples(first + second))
+
+
+def test_the_null_reads_a_second_alone_phase_in_the_opening_s_window_against_the_first():
+    alone, opening = _round(0.1, 0.3)
+    # Users alone again: the 0.15 s question at 5.5 s falls in the opening's window (5-6 s), the one at 9 s does not.
+    null = _phase("null", [(5.5, 0.15), (9.0, 2.0)], [10.0, 10.0])
+    assert null_samples([(alone, opening)], [null]) == [([0.15], [0.1])]
+    assert same_window_figures(null_samples([(alone, opening)], [null]), "with nothing opening")[
+        "p95 with nothing opening / p95 alone in the same window"] == 1.5
+
+
+def test_runs_pool_their_null_rounds_only_when_every_run_has_them(tmp_path):
+    rounds = [_round(0.1, 0.2), _round(0.2, 0.1)]
+    nulls = [_phase("null", [(5.1, 0.1)], [10.0]), _phase("null", [(5.1, 0.2)], [10.0])]
+    with_null, without = tmp_path / "a.json", tmp_path / "b.json"
+    with_null.write_text(json.dumps({"same-window samples": window_samples(rounds),
+                                     NULL_SAMPLES: null_samples(rounds, nulls)}))
+    without.write_text(json.dumps({"same-window samples": window_samples(rounds)}))
+    assert pool([with_null])["nothing opening"]["p95 with nothing opening / p95 alone in the same window"] == 1.0
+    assert "nothing opening" not in pool([with_null, without])
+
+
+def test_pooling_a_file_that_is_not_there_or_not_a_run_names_it(tmp_path):
+    missing, garbled = tmp_path / "missing.json", tmp_path / "garbled.json"
+    garbled.write_text("{not json")
+    for path in (missing, garbled):
+        with pytest.raises(SystemExit) as stop:
+            pool([path])
+        assert str(path) in str(stop.value)
