@@ -55,6 +55,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -334,17 +335,38 @@ def _flat(samples: Samples) -> tuple[list[float], list[float]]:
     return [s for d, _ in samples for s in d], [s for _, w in samples for s in w]
 
 
-def same_window_figures(samples: Samples, during_name: str = "while opening") -> dict[str, object]:
+def same_window_figures(samples: Samples, during_name: str = "while opening", baseline_name: str = "alone"
+                        ) -> dict[str, object]:
     """The same-window ratios of rounds from one run or several (`--pool`): pooled, per round, and the interval."""
     during, same = _flat(samples)
-    return {f"p95 {during_name} / p95 alone in the same window": _ratio(during, same),
-            f"p50 {during_name} / p50 alone in the same window": _ratio(during, same, q=50),
+    return {f"p95 {during_name} / p95 {baseline_name} in the same window": _ratio(during, same),
+            f"p50 {during_name} / p50 {baseline_name} in the same window": _ratio(during, same, q=50),
             "same-window ratio, 95 % interval over rounds": bootstrap_interval(samples),
             "same-window ratio per round": [_ratio(d, w) for d, w in samples],
             # Round 1's window (a process started from nothing, ~10 s) holds more questions than the nine after it
             # (a spare, ~1.5 s) together, so the pooled figures are mostly round 1's: each round's median ratio
             # says what the later, shorter openings cost.
             "same-window median ratio per round": [_ratio(d, w, q=50) for d, w in samples]}
+
+
+def null_figures(samples: Samples, null: Samples) -> dict[str, object]:
+    """With --null: the users alone against the users alone (the noise), and the opening against the phase right
+    after it. The alone phase runs right after the cold copy is written and was the slower of the two quiet phases
+    over 30 rounds (OPEN_STALL.md, stop 49), so read against it alone an opening looks cheaper than it is."""
+    return {"nothing opening": same_window_figures(null, NOTHING),
+            "while opening against nothing opening": same_window_figures(against_null(samples, null), baseline_name=NOTHING)}
+
+
+def against_null(samples: Samples, null: Samples) -> Samples:
+    """Per round, the questions while opening paired with the null phase's in the same window."""
+    return [(during, quiet) for (during, _), (quiet, _) in zip(samples, null)]
+
+
+def by_round(runs: list[Samples], figures: Callable[[Samples], dict[str, object]]) -> dict[str, object]:
+    """`figures` of every run's first round (a corpus process started from nothing, ~10 s) and of the rounds after
+    it (a spare bound to the corpus, ~1.2 s) apart: pooled, the first rounds' long windows outweigh the others."""
+    return {"round 1 of each run": figures([run[0] for run in runs if run]),
+            "rounds 2 on": figures([r for run in runs for r in run[1:]])}
 
 
 def pooled(rounds: list[tuple[Phase, Phase]]) -> dict[str, object]:
@@ -397,6 +419,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             # The copy's ~400 MB of dirty pages are written back by the kernel over the next seconds, a core's worth
             # of system time on this disk: flushed here, so that the phases do not measure the bench's own copy.
             await asyncio.to_thread(os.sync)
+            await asyncio.sleep(args.settle_s)
             rounds.append((await _phase("alone", args, warm, None),
                            await _phase("opening", args, warm, cold, cold_question)))
             if args.null:  # right after the opening, as every alone phase but the first follows one
@@ -416,7 +439,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     null = null_samples(rounds, nulls)
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
             "same-window samples": rounded(window_samples(rounds)),
-            **({"nothing opening": same_window_figures(null, NOTHING), NULL_SAMPLES: rounded(null)} if args.null else {}),
+            **({**null_figures(window_samples(rounds), null), NULL_SAMPLES: rounded(null)} if args.null else {}),
             **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
             "cold corpus read by another process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
@@ -438,15 +461,27 @@ def pool(files: list[Path]) -> dict[str, object]:
     """The rounds of several runs (their "same-window samples") as one: a run's interval is wide at ten rounds.
     The rounds with nothing opening (--null) are pooled too when every run has them."""
     runs = [_read_run(path) for path in files]
-    samples: Samples = [(list(d), list(s)) for run in runs for d, s in run["same-window samples"]]
+    per_run: list[Samples] = [[(list(d), list(s)) for d, s in run["same-window samples"]] for run in runs]
+    samples = [r for run in per_run for r in run]
     during, same = _flat(samples)
     out: dict[str, object] = {"pooled files": [str(f) for f in files], "rounds": len(samples),
                               "while the cold corpus opens": _summary(during),
-                              "alone, in the opening's window": _summary(same), **same_window_figures(samples)}
+                              "alone, in the opening's window": _summary(same), **same_window_figures(samples),
+                              "by round": by_round(per_run, _headline)}
     if all(NULL_SAMPLES in run for run in runs):
-        out["nothing opening"] = same_window_figures(
-            [(list(d), list(s)) for run in runs for d, s in run[NULL_SAMPLES]], NOTHING)
+        null_per_run: list[Samples] = [[(list(d), list(s)) for d, s in run[NULL_SAMPLES]] for run in runs]
+        out.update(null_figures(samples, [r for run in null_per_run for r in run]))
+        out["while opening against nothing opening, by round"] = by_round(
+            [against_null(s, n) for s, n in zip(per_run, null_per_run)],
+            lambda rounds: _headline(rounds, baseline_name=NOTHING))
     return out
+
+
+def _headline(samples: Samples, baseline_name: str = "alone") -> dict[str, object]:
+    """The pooled ratios and their interval, without the per-round lists; with the questions counted."""
+    figures = same_window_figures(samples, baseline_name=baseline_name)
+    return {"questions while opening": len(_flat(samples)[0]),
+            **{k: v for k, v in figures.items() if "per round" not in k}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -468,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--null", action="store_true", help=(
         "a third phase each round, the users alone again, read in the window the opening took: the same-window "
         "ratio when nothing opens, the noise the opening's ratio is read against"))
+    parser.add_argument("--settle-s", type=float, default=0.0, help=(
+        "seconds to wait after the cold copy is written, before the round's alone phase"))
     parser.add_argument("--pool", type=Path, nargs="+", help=(
         "measure nothing: pool the rounds of these earlier runs' JSON files into one same-window figure"))
     parser.add_argument("--out", type=Path, default=RESULTS / "open_stall.json")
@@ -477,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(pooled_runs, indent=2))
         args.out.write_text(json.dumps(pooled_runs, indent=2) + "\n")
         return 0
-    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "null": args.null, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
+    result = {"corpus": args.corpus, "chats": args.chats, "burner_s": args.burner_s, "child_only": args.child_only, "unsaved": args.unsaved, "control": args.control, "null": args.null, "settle_s": args.settle_s, "seconds_per_phase": args.seconds, "rounds_run": args.rounds,
               **asyncio.run(run(args))}
     print(f"{'round':<6} {'phase':<30} {'questions':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'loop stall s':>12}")
     for label, rows in [*((str(i + 1), r) for i, r in enumerate(result["rounds"])), ("all", result["pooled"])]:
@@ -498,6 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"with nothing opening, p95 / p95 alone in the same window: "
               f"{null[f'p95 {NOTHING} / p95 alone in the same window']} (95 % interval over rounds: "
               f"{null['same-window ratio, 95 % interval over rounds']}; per round: {null['same-window ratio per round']})")
+        against = result["while opening against nothing opening"]
+        print(f"p95 while a corpus opens / p95 {NOTHING} in the same window: "
+              f"{against[f'p95 while opening / p95 {NOTHING} in the same window']} (95 % interval over rounds: "
+              f"{against['same-window ratio, 95 % interval over rounds']})")
     print(f"p95 while a corpus opens / p95 alone: {result['pooled']['p95 while opening / p95 alone']}; "
           f"cold corpus read by another process: {result['cold corpus read by another process']}; "
           f"from a saved read: {result['cold corpus had a saved read']}")

@@ -8,6 +8,7 @@ from bench.open_stall import (
     NULL_SAMPLES,
     Phase,
     bootstrap_interval,
+    null_figures,
     null_samples,
     pool,
     pooled,
@@ -109,3 +110,29 @@ def test_pooling_a_file_that_is_not_there_or_not_a_run_names_it(tmp_path):
         with pytest.raises(SystemExit) as stop:
             pool([path])
         assert str(path) in str(stop.value)
+
+
+def test_with_a_null_the_opening_is_also_read_against_the_phase_after_it():
+    alone, opening = _round(0.2, 0.3)
+    null = _phase("null", [(5.5, 0.15)], [10.0])
+    figures = null_figures(window_samples([(alone, opening)]), null_samples([(alone, opening)], [null]))
+    assert figures["nothing opening"]["p95 with nothing opening / p95 alone in the same window"] == 0.75
+    assert figures["while opening against nothing opening"][
+        "p95 while opening / p95 with nothing opening in the same window"] == 2.0
+
+
+def test_pooled_runs_give_their_first_rounds_and_the_rounds_after_apart(tmp_path):
+    # Each run's first round is slow while opening (a process from nothing), the rounds after it are not.
+    paths = []
+    for name in ("a.json", "b.json"):
+        rounds = [_round(0.1, 0.3), _round(0.1, 0.1), _round(0.1, 0.1)]
+        nulls = [_phase("null", [(5.1, 0.1)], [10.0]) for _ in rounds]
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps({"same-window samples": window_samples(rounds),
+                                         NULL_SAMPLES: null_samples(rounds, nulls)}))
+    together = pool(paths)
+    assert together["by round"]["round 1 of each run"]["p95 while opening / p95 alone in the same window"] == 3.0
+    assert together["by round"]["rounds 2 on"]["p95 while opening / p95 alone in the same window"] == 1.0
+    assert together["by round"]["rounds 2 on"]["questions while opening"] == 4
+    against = together["while opening against nothing opening, by round"]["round 1 of each run"]
+    assert against["p95 while opening / p95 with nothing opening in the same window"] == 3.0
