@@ -352,7 +352,7 @@ def same_window_figures(samples: Samples, during_name: str = "while opening", ba
 def null_figures(samples: Samples, null: Samples) -> dict[str, object]:
     """With --null: the users alone against the users alone (the noise), and the opening against the phase right
     after it. The alone phase runs right after the cold copy is written and was the slower of the two quiet phases
-    over 30 rounds (OPEN_STALL.md, stop 49), so read against it alone an opening looks cheaper than it is."""
+    over 40 rounds (OPEN_STALL.md, stop 49), so read against it alone an opening looks cheaper than it is."""
     return {"nothing opening": same_window_figures(null, NOTHING),
             "while opening against nothing opening": same_window_figures(against_null(samples, null), baseline_name=NOTHING)}
 
