@@ -310,8 +310,8 @@ def window_samples(rounds: list[tuple[Phase, Phase]]) -> Samples:
 def null_samples(rounds: list[tuple[Phase, Phase]], nulls: list[Phase]) -> Samples:
     """Per round, a second phase of the users alone read in the window the opening took, against the first alone
     phase in that window: what the same-window ratio gives when nothing opens, its noise on this machine."""
-    return [([null.asked[i][1] for i in _overlapping(null, *opening.opening)], _same_window([(alone, opening)]))
-            for (alone, opening), null in zip(rounds, nulls) if opening.opening is not None]
+    return [(_same_window([(null, opening)]), _same_window([(alone, opening)]))
+            for (alone, opening), null in zip(rounds, nulls)]
 
 
 def bootstrap_interval(samples: Samples, draws: int = BOOTSTRAP_DRAWS) -> list[float] | None:
@@ -436,10 +436,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     def rounded(samples: Samples) -> list[list[list[float]]]:
         return [[[round(x, 4) for x in during], [round(x, 4) for x in same]] for during, same in samples]
 
-    null = null_samples(rounds, nulls)
+    samples, null = window_samples(rounds), null_samples(rounds, nulls)
     return {**report(*rounds[0]), "rounds": [report(*r) for r in rounds], "pooled": pooled(rounds),
-            "same-window samples": rounded(window_samples(rounds)),
-            **({**null_figures(window_samples(rounds), null), NULL_SAMPLES: rounded(null)} if args.null else {}),
+            "same-window samples": rounded(samples),
+            **({**null_figures(samples, null), NULL_SAMPLES: rounded(null)} if args.null else {}),
             **({"control": pooled_control(rounds, controls), "questions asked new": asked_new} if args.control else {}),
             "cold corpus read by another process": read_apart, "cold corpus had a saved read": opened_from_saved}
 
@@ -457,11 +457,16 @@ def _read_run(path: Path) -> dict[str, Any]:
     return run
 
 
+def _as_samples(rows: list[list[list[float]]]) -> Samples:
+    """A run file's rounds, (while opening, baseline) per round, as `window_samples` gives them."""
+    return [(list(during), list(same)) for during, same in rows]
+
+
 def pool(files: list[Path]) -> dict[str, object]:
     """The rounds of several runs (their "same-window samples") as one: a run's interval is wide at ten rounds.
     The rounds with nothing opening (--null) are pooled too when every run has them."""
     runs = [_read_run(path) for path in files]
-    per_run: list[Samples] = [[(list(d), list(s)) for d, s in run["same-window samples"]] for run in runs]
+    per_run = [_as_samples(run["same-window samples"]) for run in runs]
     samples = [r for run in per_run for r in run]
     during, same = _flat(samples)
     out: dict[str, object] = {"pooled files": [str(f) for f in files], "rounds": len(samples),
@@ -469,7 +474,7 @@ def pool(files: list[Path]) -> dict[str, object]:
                               "alone, in the opening's window": _summary(same), **same_window_figures(samples),
                               "by round": by_round(per_run, _headline)}
     if all(NULL_SAMPLES in run for run in runs):
-        null_per_run: list[Samples] = [[(list(d), list(s)) for d, s in run[NULL_SAMPLES]] for run in runs]
+        null_per_run = [_as_samples(run[NULL_SAMPLES]) for run in runs]
         out.update(null_figures(samples, [r for run in null_per_run for r in run]))
         out["while opening against nothing opening, by round"] = by_round(
             [against_null(s, n) for s, n in zip(per_run, null_per_run)],
