@@ -125,7 +125,7 @@ READ_FEATURES = tuple(READ_WEIGHTS)
 UNSURE_MARGIN = 0.25
 # A first-stage (SET_WEIGHTS) lead this large over the next candidate is cited without reading the shortlist in
 # context: the second stage overturned leads up to 1.86 on the sets read by token vectors (HIPAA, GDPR user dev,
-# xrefrag's first 60; `python -m bench.read_skip`, bench/results/LOAD_issue26.md), and that reading was most of
+# xrefrag's first 60; bench/results/TRIED.md, "Skipping the reading"), and that reading was most of
 # an answer's time. Where the reading only compares stored vectors (e5: Korean, Vietnamese) it costs nothing and
 # is always done.
 CLEAR_MARGIN = 2.25
