@@ -67,9 +67,10 @@ check: install-dev
 
 # Two test processes (pytest-xdist), each a whole test file at a time: much of a run waits on servers starting
 # and browsers rendering, and a file's module fixtures (an app, a private Neo4j) stay in one process.
+# --durations=15 lists the slowest tests at the end, so a test that grows slow is seen.
 TEST_WORKERS ?= 2
 test: check
-	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests; rc=$$?; \
+	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile --durations=15 tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 
 bench: install-dev
