@@ -14,7 +14,7 @@ REQ_STAMP := $(VENV)/.runtime-$(shell cat requirements.txt | sha1sum | cut -c1-1
 DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench clean-data
+.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench answers clean-data
 
 python:
 	@echo $(PY)
@@ -76,6 +76,11 @@ test: check
 bench: install-dev
 	$(PY) -m bench.citations
 	$(PY) -m bench.ingest
+
+# Every dev set, answers and retrieval, against bench/results/answers_baseline.json, question by question (the corpora
+# this data dir lacks are ingested first). SETS=gdpr_user,ko_dev runs some; UPDATE=1 writes the run as the baseline.
+answers: install-dev
+	$(PY) -m bench.regress $(if $(SETS),--sets $(SETS)) $(if $(UPDATE),--update-baseline)
 
 clean-data: neo4j-stop
 	rm -rf data
