@@ -84,3 +84,44 @@ def test_unknown_set_names_are_refused():
         assert "nope" in str(exc)
     else:
         raise AssertionError("an unknown set was accepted")
+
+
+def test_a_corpus_is_ingested_only_when_missing_and_its_files_are_named_when_absent(tmp_path, monkeypatch):
+    from core.settings import get_settings
+
+    settings = get_settings().model_copy(update={"data_dir": tmp_path / "data", "shared": tmp_path / "shared"})
+    calls: list[list[str]] = []
+    monkeypatch.setattr(regress, "ingest_main", lambda argv: calls.append(argv) or 0)
+    try:
+        regress.ensure_corpus("gdpr", settings)
+    except SystemExit as exc:
+        assert "gdpr_reg-2016-679_oj.txt" in str(exc) and "CITEWALK_SHARED" in str(exc)
+    else:
+        raise AssertionError("a corpus without files was not refused")
+    assert not calls
+    text = settings.shared / "corpora/real/eu/gdpr_reg-2016-679_oj.txt"
+    text.parent.mkdir(parents=True)
+    text.write_text("Article 1")
+    regress.ensure_corpus("gdpr", settings)
+    assert calls == [[str(text), "--corpus", "gdpr", "--quiet", "--format", "generic"]]
+    index = settings.lexical_path / "gdpr"
+    index.mkdir(parents=True)
+    (index / "unit_ids.json").write_text("[]")
+    regress.ensure_corpus("gdpr", settings)  # answerable now: no second ingest
+    assert len(calls) == 1
+
+
+def test_main_fails_on_a_fall_and_update_writes_the_run_as_the_baseline(tmp_path, monkeypatch, capsys):
+    baseline, out = tmp_path / "baseline.json", tmp_path / "run.json"
+    baseline.write_text(json.dumps({"sets": {"ko_dev": {"measured_on": "old", **_run({"a": _q(1.0, 1.0)})}}}))
+    monkeypatch.setattr(regress.neo4j_local, "ensure_running", lambda settings: None)
+    monkeypatch.setattr(regress, "run_set", lambda dev, settings: _run({"a": _q(0.5, 1.0)}, {"a": {"r10": 1.0, "first": 1}}))
+    argv = ["--sets", "ko_dev", "--baseline", str(baseline), "--out", str(out)]
+    assert regress.main(argv) == 1
+    printed = capsys.readouterr().out
+    assert "- a" in printed and "FELL P 1.0000 -> 0.5000" in printed and printed.rstrip().endswith("REGRESSED")
+    assert json.loads(out.read_text())["sets"]["ko_dev"]["means"]["P"] == 0.5
+    assert regress.main(argv + ["--update-baseline"]) == 0
+    written = json.loads(baseline.read_text())["sets"]["ko_dev"]
+    assert written["answers"]["a"]["p"] == 0.5 and written["retrieval"]["a"]["r10"] == 1.0
+    assert regress.main(argv) == 0 and capsys.readouterr().out.rstrip().endswith("no set fell")
