@@ -241,6 +241,20 @@ def run_set(dev: DevSet, settings: Settings) -> dict:
     return figures
 
 
+def baseline_text(baseline: dict) -> str:
+    """The baseline as JSON with one line per question, so a commit that moves answers shows which in its diff."""
+    sets = []
+    for name, figures in baseline["sets"].items():
+        parts = [f'   "measured_on": {json.dumps(figures.get("measured_on", ""))}']
+        for kind in ("answers", "retrieval"):
+            if kind in figures:
+                rows = ",\n".join(f"    {json.dumps(qid)}: {json.dumps(f)}" for qid, f in figures[kind].items())
+                parts.append(f'   "{kind}": {{\n{rows}\n   }}')
+        sets.append(f"  {json.dumps(name)}: {{\n" + ",\n".join(parts) + "\n  }")
+    return (f'{{\n "note": {json.dumps(baseline.get("note", ""), ensure_ascii=False)},\n "sets": {{\n'
+            + ",\n".join(sets) + "\n }\n}\n")
+
+
 def commit() -> str:
     try:
         head = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -286,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, figures in runs.items():
             baseline["sets"][name] = {"measured_on": measured_on, **{k: figures[k] for k in ("answers", "retrieval")
                                                                      if k in figures}}
-        save_json(args.baseline, baseline)
+        args.baseline.write_text(baseline_text(baseline))
         print(f"baseline updated for {', '.join(names)}: {args.baseline}")
     print("REGRESSED" if failed else "no set fell")
     return 1 if failed and not args.update_baseline else 0

@@ -65,7 +65,9 @@ def test_retrieval_figures_per_question():
 
 
 def test_the_committed_baseline_names_known_sets_and_matches_their_stated_means():
-    baseline = json.loads(regress.BASELINE.read_text())
+    text = regress.BASELINE.read_text()
+    baseline = json.loads(text)
+    assert regress.baseline_text(baseline) == text  # as --update-baseline writes it
     assert set(baseline["sets"]) <= set(regress.SETS)
     gdpr = baseline["sets"]["gdpr_user"]
     assert regress.set_means(gdpr["answers"], {}) == {"n": 45.0, "P": 0.7593, "R": 0.7037}  # RESULTS.md's figure
@@ -122,6 +124,8 @@ def test_main_fails_on_a_fall_and_update_writes_the_run_as_the_baseline(tmp_path
     assert "- a" in printed and "FELL P 1.0000 -> 0.5000" in printed and printed.rstrip().endswith("REGRESSED")
     assert json.loads(out.read_text())["sets"]["ko_dev"]["means"]["P"] == 0.5
     assert regress.main(argv + ["--update-baseline"]) == 0
-    written = json.loads(baseline.read_text())["sets"]["ko_dev"]
+    text = baseline.read_text()
+    assert '    "a": {"p": 0.5, "r": 1.0, "abstained": false, "gold": 1}' in text.splitlines()  # one line a question
+    written = json.loads(text)["sets"]["ko_dev"]
     assert written["answers"]["a"]["p"] == 0.5 and written["retrieval"]["a"]["r10"] == 1.0
     assert regress.main(argv) == 0 and capsys.readouterr().out.rstrip().endswith("no set fell")
