@@ -1,0 +1,214 @@
+"""A Vietnamese Law that amends a Law it names by title: every instruction becomes an edge into the amended law.
+
+The amending texts are real sentences: Luật số 24/2012/QH13 (sửa đổi, bổ sung một số điều của Luật điện lực: its
+header, preamble, the bare "Điều 1." over "Sửa đổi, bổ sung một số điều của Luật điện lực như sau:", its items and
+Điều 2's sentence that names the act only at its end), the Luật Cư trú 2020's instruction on Luật Bảo hiểm y tế and
+the Pháp điển's "Luật Bảo hiểm y tế số 25/2008/QH12 … (sau đây gọi là Luật Bảo hiểm y tế)". The amended laws' headers
+are written as the gazette prints a Law ("Luật số: …" / "LUẬT" / its title); their articles carry the numbers the
+instructions name (Luật Bảo hiểm y tế's Điều 2 and Điều 22 with their real opening words)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.domain import EdgeType
+from ingest.citations.vi_acts import StatedActs
+from ingest.citations.vi_amendments import parse_instruction
+from ingest.graph import CorpusGraph, build_graph
+
+AMENDING_BY_TITLE = """QUỐC HỘI
+Luật số: 24/2012/QH13
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT ĐIỆN LỰC
+Căn cứ Hiến pháp nước Cộng hòa xã hội chủ nghĩa Việt Nam năm 1992 đã được sửa đổi, bổ sung một số điều theo Nghị quyết số 51/2001/QH10;
+Quốc hội ban hành Luật sửa đổi, bổ sung một số điều của Luật điện lực số 28/2004/QH11,
+Điều 1.
+Sửa đổi, bổ sung một số điều của Luật điện lực như sau:
+1. Bổ sung khoản 17 và khoản 18 vào Điều 3 như sau:
+“17. Giá bán buôn điện là giá bán điện của đơn vị điện lực này bán cho đơn vị điện lực khác để bán lại.
+18. Giá bán lẻ điện là giá bán điện của đơn vị điện lực bán cho khách hàng sử dụng điện.”
+3. Khoản 1 và khoản 3 Điều 8 được sửa đổi, bổ sung như sau:
+“1. Quy hoạch phát triển điện lực là quy hoạch chuyên ngành bao gồm quy hoạch phát triển điện lực quốc gia và quy hoạch phát triển điện lực tỉnh, thành phố trực thuộc trung ương.
+3. Quy hoạch phát triển điện lực tỉnh, thành phố trực thuộc trung ương được lập cho từng giai đoạn mười năm.”
+6. Khoản 1 Điều 11 được sửa đổi, bổ sung như sau:
+“1. Đầu tư phát triển điện lực phải phù hợp với quy hoạch phát triển điện lực.”
+7. Điểm đ khoản 1 Điều 16 được sửa đổi, bổ sung như sau:
+“đ) Tổ chức kiểm toán năng lượng điện theo định kỳ.”
+14. Bổ sung khoản 6 vào Điều 30 như sau:
+“6. Báo cáo tài chính đã được kiểm toán hàng năm của đơn vị điện lực.”
+22. Điều 62 được sửa đổi, bổ sung như sau:
+“Điều 62. Giá bán điện ở nông thôn, miền núi, biên giới, hải đảo
+1. Giá bán điện ở nông thôn, miền núi, biên giới, hải đảo khu vực nối lưới điện quốc gia được thực hiện theo quy định tại Điều 31 của Luật này.”
+Điều 2.
+1. Sửa đổi một số từ ngữ của Luật điện lực như sau:
+a) Thay cụm từ “quy hoạch phát triển điện lực địa phương” bằng cụm từ “quy hoạch phát triển điện lực tỉnh, thành phố trực thuộc trung ương” tại khoản 2 Điều 10;
+c) Thay cụm từ “phí truyền tải điện” bằng cụm từ “giá truyền tải điện” tại điểm b khoản 1 Điều 40;
+2. Bãi bỏ từ “thứ tự” tại khoản 1 Điều 18; bãi bỏ điểm b khoản 1 Điều 41; điểm e khoản 1 Điều 66 của Luật điện lực.
+3. Bổ sung từ “minh bạch” vào sau cụm từ “Bảo đảm công khai” tại khoản 1 Điều 17 của Luật điện lực.
+Điều 3.
+1. Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2013.
+"""
+
+# Each article and point the instructions name, one line each: (article, clause, point).
+_ARTICLES = {"3": [], "8": ["1", "3"], "10": ["2"], "11": ["1"], "16": ["1:đ"], "17": ["1"], "18": ["1"], "30": ["5"],
+             "40": ["1:b"], "41": ["1:b"], "62": ["1"], "66": ["1:e"]}
+
+
+def _amended_electricity_law() -> str:
+    lines = ["QUỐC HỘI", "Luật số: 28/2004/QH11", "LUẬT", "ĐIỆN LỰC"]
+    for article, parts in _ARTICLES.items():
+        lines.append(f"Điều {article}. Điều {article} của Luật điện lực")
+        for part in parts:
+            clause, _, point = part.partition(":")
+            lines.append(f"{clause}. Khoản {clause} Điều {article}{':' if point else '.'}")
+            if point:
+                lines.append(f"{point}) Điểm {point} khoản {clause} Điều {article}.")
+    return "\n".join(lines) + "\n"
+
+
+# Gold: (amending unit path, amended unit path), one per named target, written from the instruction sentences above.
+GOLD = {
+    ("art-1/cl-1", "art-3/cl-17"), ("art-1/cl-3", "art-8/cl-1"), ("art-1/cl-3", "art-8/cl-3"), ("art-1/cl-6", "art-11/cl-1"),
+    ("art-1/cl-7", "art-16/cl-1/pt-đ"), ("art-1/cl-14", "art-30/cl-6"), ("art-1/cl-22", "art-62"),
+    ("art-2/cl-1/pt-a", "art-10/cl-2"), ("art-2/cl-1/pt-c", "art-40/cl-1/pt-b"),
+    ("art-2/cl-2", "art-18/cl-1"), ("art-2/cl-2", "art-41/cl-1/pt-b"), ("art-2/cl-2", "art-66/cl-1/pt-e"),
+    ("art-2/cl-3", "art-17/cl-1"),
+}
+
+HEALTH_INSURANCE = """QUỐC HỘI
+Luật số: 25/2008/QH12
+LUẬT
+BẢO HIỂM Y TẾ
+Điều 2. Giải thích từ ngữ
+Trong Luật này, các từ ngữ dưới đây được hiểu như sau:
+1. Bảo hiểm y tế là hình thức bảo hiểm bắt buộc được áp dụng đối với các đối tượng theo quy định của Luật này để chăm sóc sức khỏe, không vì mục đích lợi nhuận do Nhà nước tổ chức thực hiện.
+7. Hộ gia đình tham gia bảo hiểm y tế (sau đây gọi chung là hộ gia đình) bao gồm toàn bộ người có tên trong sổ hộ khẩu hoặc sổ tạm trú.
+Điều 22. Mức hưởng bảo hiểm y tế
+1. Người tham gia bảo hiểm y tế khi đi khám bệnh, chữa bệnh theo quy định tại các điều 26, 27 và 28 của Luật này thì được quỹ bảo hiểm y tế thanh toán chi phí khám bệnh, chữa bệnh trong phạm vi được hưởng với mức hưởng như sau:
+a) 100% chi phí khám bệnh, chữa bệnh đối với đối tượng quy định tại các điểm a, d, e, g, h và i khoản 3 Điều 12 của Luật này.
+"""
+
+_HEALTH_ITEMS = """Điều 1. Sửa đổi, bổ sung một số điều của Luật Bảo hiểm y tế
+1. Sửa đổi, bổ sung khoản 7 Điều 2 như sau:
+“7. Hộ gia đình tham gia bảo hiểm y tế (sau đây gọi chung là hộ gia đình) là những người cùng đăng ký thường trú hoặc cùng đăng ký tạm trú tại một chỗ ở hợp pháp theo quy định của pháp luật về cư trú.”
+2. Sửa đổi, bổ sung điểm a khoản 1 Điều 22 như sau:
+“a) 100% chi phí khám bệnh, chữa bệnh đối với đối tượng quy định tại các điểm a, d, e, g, h và i khoản 3 Điều 12 của Luật này;”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2025.
+"""
+
+# The preamble states the number and the short name; the articles name the act by title only.
+HEALTH_AMENDING = """QUỐC HỘI
+Luật số: 51/2024/QH15
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT BẢO HIỂM Y TẾ
+Căn cứ Hiến pháp nước Cộng hòa xã hội chủ nghĩa Việt Nam;
+Quốc hội ban hành Luật sửa đổi, bổ sung một số điều của Luật Bảo hiểm y tế số 25/2008/QH12 đã được sửa đổi, bổ sung một số điều theo Luật số 32/2013/QH13, Luật số 46/2014/QH13, Luật số 97/2015/QH13, Luật số 35/2018/QH14, Luật số 68/2020/QH14 và Luật số 30/2023/QH15 (sau đây gọi là Luật Bảo hiểm y tế).
+""" + _HEALTH_ITEMS
+
+# No number anywhere: the title alone finds the ingested act whose header gives that title.
+HEALTH_AMENDING_UNNUMBERED = """QUỐC HỘI
+Luật số: 51/2024/QH15
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT BẢO HIỂM Y TẾ
+Căn cứ Hiến pháp nước Cộng hòa xã hội chủ nghĩa Việt Nam;
+Quốc hội ban hành Luật sửa đổi, bổ sung một số điều của Luật Bảo hiểm y tế.
+""" + _HEALTH_ITEMS
+
+HEALTH_GOLD = {("art-1/cl-1", "art-2/cl-7"), ("art-1/cl-2", "art-22/cl-1/pt-a")}
+
+
+def _graph(tmp_path: Path, files: dict[str, str]) -> CorpusGraph:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return build_graph(sorted(tmp_path.iterdir()), "t", "generic")
+
+
+def _edges(graph: CorpusGraph, amending: str) -> set[tuple[str, str]]:
+    prefix = f"t/{amending}/"
+    return {(e.source.removeprefix(prefix), e.target) for e in graph.edges
+            if e.source.startswith(prefix) and e.type in (EdgeType.AMENDS, EdgeType.REPLACES)}
+
+
+def _scores(found: set[tuple[str, str]], gold: set[tuple[str, str]]) -> tuple[float, float]:
+    recall = len(found & gold) / len(gold)
+    precision = len(found & gold) / len(found) if found else 0.0
+    return recall, precision
+
+
+def test_a_law_named_by_title_gets_every_instruction_as_an_edge(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"luat-24-2012.txt": AMENDING_BY_TITLE, "luat-28-2004.txt": _amended_electricity_law()})
+    gold = {(source, f"t/luat-28-2004/{target}") for source, target in GOLD}
+    found = _edges(graph, "luat-24-2012")
+    recall, precision = _scores(found, gold)
+    assert recall >= 0.95 and precision >= 0.95, (sorted(gold - found), sorted(found - gold))
+    # The effect clause and the preamble instruct nothing.
+    assert not any(source.startswith(("art-3", "t/")) for source, _ in found)
+
+
+def test_the_preamble_short_name_and_number_resolve_the_title(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"luat-51-2024.txt": HEALTH_AMENDING, "luat-25-2008.txt": HEALTH_INSURANCE})
+    found = _edges(graph, "luat-51-2024")
+    assert found == {(s, f"t/luat-25-2008/{t}") for s, t in HEALTH_GOLD}
+
+
+def test_a_title_never_numbered_finds_the_act_whose_header_gives_it(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"luat-51-2024.txt": HEALTH_AMENDING_UNNUMBERED, "luat-25-2008.txt": HEALTH_INSURANCE})
+    found = _edges(graph, "luat-51-2024")
+    assert found == {(s, f"t/luat-25-2008/{t}") for s, t in HEALTH_GOLD}
+
+
+def test_a_title_not_ingested_is_an_external_named_by_the_title(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"luat-51-2024.txt": HEALTH_AMENDING_UNNUMBERED})
+    found = _edges(graph, "luat-51-2024")
+    externals = {x.id: x.raw for x in graph.externals}
+    assert {s for s, _ in found} == {s for s, _ in HEALTH_GOLD}
+    assert all(externals.get(t, "").startswith("Luật Bảo hiểm y tế, ") for _, t in found), (found, externals)
+
+
+def test_stated_numbers_and_titles() -> None:
+    stated = StatedActs("Thông tư này quy định chi tiết và hướng dẫn thi hành một số điều của Luật Bảo hiểm y tế số "
+                        "25/2008/QH12 ngày 14 tháng 11 năm 2008 đã được sửa đổi, bổ sung một số điều theo Luật số "
+                        "32/2013/QH13, Luật số 46/2014/QH13 (sau đây gọi là Luật Bảo hiểm y tế), bao gồm:")
+    heading = parse_instruction("Sửa đổi, bổ sung một số điều của Luật Bảo hiểm y tế", stated=stated)
+    assert heading is not None and heading.umbrella and heading.act is not None
+    assert heading.act.number == "25/2008/QH12"
+    # Two laws by title in one heading: the first is the act; "pháp luật về …" is no act.
+    both = parse_instruction("Sửa đổi, bổ sung một số điều của Luật Thuế thu nhập doanh nghiệp và Luật Thuế tài nguyên")
+    assert both is not None and both.act is not None and (both.act.number, both.act.title) == ("", "Thuế thu nhập doanh nghiệp")
+    assert parse_instruction("Bổ sung khoản 5 vào Điều 32 theo quy định của pháp luật về đo lường") is not None
+    assert parse_instruction("Bổ sung khoản 5 vào Điều 32 theo quy định của pháp luật về đo lường").act is None  # type: ignore[union-attr]
+
+
+REPLACING_FORMS = """Số: 07/2025/TT-BTC
+THÔNG TƯ
+Sửa đổi, bổ sung một số điều của Thông tư số 44/2022/TT-BTC
+Căn cứ Luật Ngân sách nhà nước;
+Điều 1. Thay thế một số phụ lục, mẫu biểu của Thông tư số 44/2022/TT-BTC
+1. Thay thế Mẫu số 01, Mẫu số 02 tại Phụ lục I bằng Mẫu số 01, Mẫu số 02 ban hành kèm theo Thông tư này.
+2. Bãi bỏ Mẫu số 03 tại Phụ lục I.
+Điều 2. Hiệu lực thi hành
+Thông tư này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2025.
+"""
+
+FORMS = """Số: 44/2022/TT-BTC
+THÔNG TƯ
+Quy định quản lý và sử dụng kinh phí
+Điều 1. Phạm vi
+Thông tư này quy định quản lý kinh phí.
+Phụ lục I
+Mẫu số 01
+Báo cáo
+Mẫu số 02
+Dự toán
+Mẫu số 03
+Quyết toán
+"""
+
+
+def test_a_heading_that_introduces_its_items_is_no_edge_of_its_own(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"tt-07-2025.txt": REPLACING_FORMS, "tt-44-2022.txt": FORMS})
+    found = _edges(graph, "tt-07-2025")
+    assert ("art-1", "t/tt-44-2022") not in found
+    assert not any(t == "t/tt-44-2022" for _, t in found), found
+    assert {t.removeprefix("t/tt-44-2022/") for s, t in found if s.startswith("art-1/")} == {
+        "annex-i/form-01", "annex-i/form-02", "annex-i/form-03"}
