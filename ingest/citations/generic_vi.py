@@ -109,6 +109,10 @@ class AmendingInstructions:
             act = instruction.act
             assert act is not None
             target = named(act.keys())
+            if target.slug is not None and any(k.startswith(f"gen:{target.slug}:") for k in unit.keys):
+                # A title that finds the amending act itself ("Luật Điện ảnh" in the Luật Điện ảnh that replaces an
+                # older one) names another act of that title, not ingested here.
+                target = Target(None, external=act.keys()[0], named=True)
             edge_type, action = _edge(instruction)
             if not instruction.targets and not instruction.umbrella:
                 self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names a provision whose article "

@@ -29,9 +29,11 @@ class ActRef:
         return f"{self.dtype} số {self.number}" if self.number else f"{self.dtype} {self.title}"
 
     def keys(self) -> list[str]:
-        """Name keys, most specific first: its number's, then its title's."""
-        keys = number_name_keys(doc_type(self.dtype), self.number) if self.number else []
-        return [*keys, title_name_key(f"{self.dtype} {self.title}")] if self.title else keys
+        """Name keys: its number's when it has one (a new Law often bears the title of the one it repeals, so a number
+        is never traded for a title), else its title's."""
+        if self.number:
+            return number_name_keys(doc_type(self.dtype), self.number)
+        return [title_name_key(f"{self.dtype} {self.title}")] if self.title else []
 
     def same_number(self, other: ActRef | None) -> bool:
         return other is not None and bool(self.number) and self.number == other.number

@@ -181,8 +181,17 @@ def _settle(reading: Reading, unit: LegalUnit, inherited: Context) -> None:
             # Its sub-items, and the dashes after it in this unit, act inside it: "Điều 119. Sửa đổi, bổ sung
             # khoản 2 Điều 7" over "1. Sửa đổi tiêu đề khoản 2", as an umbrella "một số khoản của Điều 7" does.
             base = instruction.targets[0]
+    # A heading that a line below restates ("Điều 55. Sửa đổi, bổ sung Điều 135 của Bộ luật Tố tụng dân sự" over "Sửa
+    # đổi, bổ sung Điều 135 của Bộ luật Tố tụng dân sự số 92/2015/QH13 … như sau:") is one instruction: the later one.
+    reading.instructions = [i for n, i in enumerate(reading.instructions)
+                            if not any(_restated(i, later) for later in reading.instructions[n + 1:])]
     amending = bool(reading.instructions) or unit.type is not UnitType.ARTICLE
     reading.context = Context(act=act, base=base) if amending else Context()
+
+
+def _restated(instruction: Instruction, later: Instruction) -> bool:
+    return (not instruction.umbrella and instruction.act is not None and later.act is not None
+            and instruction.act.name() == later.act.name() and bool(instruction.targets) and instruction.targets == later.targets)
 
 
 def _sentence_end(lines: list[str], n: int, tracker: QuoteTracker) -> int:
