@@ -212,3 +212,20 @@ def test_a_heading_that_introduces_its_items_is_no_edge_of_its_own(tmp_path: Pat
     assert not any(t == "t/tt-44-2022" for _, t in found), found
     assert {t.removeprefix("t/tt-44-2022/") for s, t in found if s.startswith("art-1/")} == {
         "annex-i/form-01", "annex-i/form-02", "annex-i/form-03"}
+
+
+NEW_FILM_LAW = """QUỐC HỘI
+Luật số: 05/2022/QH15
+LUẬT
+ĐIỆN ẢNH
+Điều 49. Hiệu lực thi hành
+1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2023.
+2. Luật Điện ảnh số 62/2006/QH11 đã được sửa đổi, bổ sung một số điều theo Luật số 31/2009/QH12, Luật số 35/2018/QH14 và Luật số 61/2020/QH14 hết hiệu lực kể từ ngày Luật này có hiệu lực thi hành.
+"""
+
+
+def test_a_law_repealing_the_old_law_of_its_title_does_not_repeal_itself(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {"luat-dien-anh-2022.txt": NEW_FILM_LAW})
+    repeal = [e for e in graph.edges if e.type is EdgeType.REPLACES and e.source.startswith("t/luat-dien-anh-2022/")]
+    externals = {x.id: x.raw for x in graph.externals}
+    assert [externals.get(e.target) for e in repeal] == ["Luật số 62/2006/QH11"]
