@@ -81,7 +81,8 @@ class AmendingInstructions:
                 slug = named(instruction.act.keys()).slug
                 amended = by_slug.get(slug) if slug is not None else None
                 if amended is not None and inserter.insert(instruction, units[unit_id], amended) is not None:
-                    instruction.targets = [instruction.new]
+                    # The units added beside it ("khoản 17 và khoản 18") amend the unit they go into.
+                    instruction.targets = list(dict.fromkeys([instruction.new, *(m[:-1] for m in instruction.more_new if m[:-1])]))
 
     def _read(self, document: Document, root: LegalUnit) -> None:
         number = root.metadata.get("number")

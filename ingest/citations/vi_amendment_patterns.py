@@ -66,7 +66,7 @@ CALLED = re.compile(r"\(\s{0,2}(?i:sau\s{1,3}đây\s{1,3})?(?i:gọi)(?:\s{1,3}(
 
 # The passive form, common in amending laws: "1. Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:", "Điều 7 được bãi bỏ.",
 # "Cụm từ “A” tại khoản 1 Điều 4 được thay thế bằng cụm từ “B”.", "Điều 5 được bổ sung khoản 3 như sau:".
-SUBJECT = re.compile(rf"(?i:tên|cụm{_SP}từ|từ|các{_SP}từ|điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu)(?!\w)")
+SUBJECT = re.compile(rf"(?i:(?:các|những){_SP})?(?i:tên|cụm{_SP}từ|từ|các{_SP}từ|điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu)(?!\w)")
 PASSIVE = re.compile(rf"(?<!\w)(?i:được|bị){_SP}(?P<verbs>(?i:{_VERB})(?:\s{{0,3}}(?:,|và){_SP}(?i:{_VERB})){{0,3}})(?!\w)")
 # After a passive verb, the source of a change (a consolidated text's footnote), not an instruction.
 PROVENANCE = re.compile(rf"^\s{{0,3}}(?i:theo|bởi|tại|căn{_SP}cứ)(?!\w)")

@@ -50,6 +50,8 @@ class Instruction:
     new_text: str = ""  # the quoted words that follow "như sau:"
     excepted: list[tuple[Segment, ...]] = field(default_factory=list)  # "…, trừ … tại khoản 4 Điều 7": left as they are
     sentence_act: ActRef | None = None  # the act a later instruction of the same sentence names
+    sentence_article: tuple[Segment, ...] = ()  # the article it names, for "khoản 1a …; … khoản 3 Điều 4"
+    more_new: list[tuple[Segment, ...]] = field(default_factory=list)  # further units an "add" creates beside `new`
 
 
 @dataclass
@@ -110,6 +112,7 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None, state
     tracker = QuoteTracker(introduces_quote)
     quoting_instructions = False
     current: Instruction | None = None
+    said: list[Instruction] = []  # the last sentence's instructions: one "như sau:" quote gives all their words
     n = 0
     while n < len(lines):
         line = lines[n]
@@ -118,8 +121,8 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None, state
         if quoted and not was_inside:
             quoting_instructions = current is not None and current.umbrella
         if quoted and not quoting_instructions:
-            if current is not None:
-                current.new_text = "\n".join(filter(None, [current.new_text, line.strip()]))
+            for quoting in said or ([current] if current is not None else []):
+                quoting.new_text = "\n".join(filter(None, [quoting.new_text, line.strip()]))
             n += 1
             continue
         label = P.LABEL.match(line)
@@ -155,9 +158,15 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None, state
         # "Bãi bỏ từ “thứ tự” tại khoản 1 Điều 18; bãi bỏ điểm b khoản 1 Điều 41 … của Luật điện lực.": the act that
         # closes the sentence is its earlier instructions' too, where nothing above names one.
         closing = next((i.act for i in reversed(sentence) if i.act is not None), None)
-        for instruction in sentence:
+        for index, instruction in enumerate(sentence):
             instruction.sentence_act = closing
+            # "Bổ sung khoản 1a vào sau khoản 1; sửa đổi, bổ sung khoản 3 và khoản 4 Điều 4": the article a later
+            # instruction of the sentence writes is the one its earlier clauses and points belong to.
+            instruction.sentence_article = next((path[:1] for later in sentence[index + 1:]
+                                                 for path in [*later.targets, *([later.new] if later.new else [])]
+                                                 if path and path[0][0] == "art"), ())
         reading.instructions += sentence
+        said = sentence
         n = last + 1
     _settle(reading, unit, inherited)
     return reading
@@ -171,10 +180,12 @@ def _settle(reading: Reading, unit: LegalUnit, inherited: Context) -> None:
             instruction.act = act or instruction.sentence_act
         elif unit.type is UnitType.ARTICLE or instruction.umbrella:
             act = instruction.act
-        completed = [_complete(path, base) for path in instruction.targets]
+        here = instruction.sentence_article or base
+        completed = [_complete(path, here) for path in instruction.targets]
         instruction.targets = [p for p in completed if p is not None]
+        instruction.more_new = [m for m in (_complete(path, here) for path in instruction.more_new) if m]
         if instruction.new is not None:
-            instruction.new = _complete(instruction.new, base) or instruction.new
+            instruction.new = _complete(instruction.new, here) or instruction.new
             if not instruction.targets:
                 instruction.targets = [_anchor(instruction.new) or base]
         if len(instruction.targets) == 1 and instruction.targets[0]:
@@ -241,6 +252,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0, stated: State
     action, part = _action(verbs, bool(words))
     words_from = words_to = None
     new: tuple[Segment, ...] | None = None
+    more_new: list[tuple[Segment, ...]] = []  # "khoản 17 và khoản 18": the units added beside the first
     region = masked
     if words:
         words_from = quotes[0]
@@ -256,7 +268,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0, stated: State
         into = P.INTO.search(masked)
         if into:
             new_paths = _paths(_tokens(masked[: into.start()]))
-            new = new_paths[0] if new_paths else None
+            new, more_new = (new_paths[0], new_paths[1:]) if new_paths else (None, [])
             region = masked[into.end():]
     this_act = P.THIS_ACT.search(region)
     if this_act:
@@ -268,12 +280,13 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0, stated: State
     if any(title for _, _, title in tokens):
         part = part or "title"
     if action is Action.ADD and new is None and targets:
-        new, targets = targets[0], []  # the anchor is found once the context completes the new unit
+        new, more_new, targets = targets[0], targets[1:], []  # the anchor is found once the context completes them
     elif new is not None and targets and new[0][0] in ("cl", "pt"):
         # "Bổ sung khoản 3 vào Điều 7": khoản 3 of Điều 7; "… khoản 5 vào sau khoản 4 Điều 10": khoản 5 of Điều 10.
         anchor = targets[0]
         base = anchor[:-1] if anchor and anchor[-1][0] == new[0][0] else anchor
         new = (*base, *new)
+        more_new = [(*base, *m) for m in more_new]
     if not targets and new is None and P.ACT_TITLE.match(region.strip()):
         targets, part = [()], "title"  # "Sửa đổi, bổ sung tên Nghị định": the title of the act spoken of
     if not targets and new is None and act is None and not umbrella:
@@ -282,7 +295,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0, stated: State
         targets = [()]  # the whole act: "Bãi bỏ Thông tư số 12/2010/TT-BYT"
     return Instruction(action=Action.AMEND if umbrella else action, targets=targets, act=act, start=start, end=end,
                        raw=" ".join(sentence.split())[:300], part=part, words_from=words_from, words_to=words_to,
-                       new=new, umbrella=umbrella, excepted=excepted)
+                       new=new, more_new=more_new, umbrella=umbrella, excepted=excepted)
 
 
 def active_form(sentence: str) -> str | None:
