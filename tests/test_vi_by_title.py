@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bench.real.vi_law_by_title import law_by_title_checks
 from core.domain import EdgeType
 from ingest.citations.vi_acts import StatedActs
 from ingest.citations.vi_amendments import parse_instruction
 from ingest.graph import CorpusGraph, build_graph
-from ingest.parsers.generic.keys import path_of_key
-from tests import vi_law_texts
 
 HEALTH_INSURANCE = """QUỐC HỘI
 Luật số: 25/2008/QH12
@@ -157,61 +156,9 @@ def test_a_law_repealing_the_old_law_of_its_title_does_not_repeal_itself(tmp_pat
     assert [externals.get(e.target) for e in repeal] == ["Luật số 62/2006/QH11"]
 
 
-def _stand_in(gold: dict[str, list[str]]) -> str:
-    """The amended Luật điện lực as a gazette prints a Law, holding every provision the gold names (none it inserts)."""
-    tree: dict[int, dict[str, set[str]]] = {}
-    for targets in gold.values():
-        for target in targets:
-            parts = target.split("/")
-            if target.startswith("ch:"):
-                continue
-            parts = parts[: next((n for n, p in enumerate(parts) if p.startswith("+")), len(parts))]  # up to what it inserts into
-            if not parts:
-                continue
-            clauses = tree.setdefault(int(parts[0]), {})
-            if len(parts) > 1:
-                clauses.setdefault(parts[1], set()).update(parts[2:])
-    lines = ["QUỐC HỘI", "Luật số: 28/2004/QH11", "LUẬT", "ĐIỆN LỰC"]
-    for article in sorted(tree):
-        if article == 60:
-            lines += ["Chương VIII", "ĐIỆN Ở NÔNG THÔN, MIỀN NÚI, HẢI ĐẢO"]
-        lines.append(f"Điều {article}. Quy định {article}")
-        for clause in sorted(tree[article], key=lambda c: (len(c), c)):
-            points = sorted(tree[article][clause])
-            lines.append(f"{clause}. Khoản {clause} Điều {article}{':' if points else '.'}")
-            lines += [f"{p}) Điểm {p}." for p in points]
-    return "\n".join(lines) + "\n"
-
-
-def _path(key: str) -> tuple[tuple[str, str], ...]:
-    if key.startswith("ch:"):
-        return (("ch", key[3:]),)
-    return tuple(zip(("art", "cl", "pt"), (p.lstrip("+") for p in key.split("/")), strict=False))
-
-
 def test_every_instruction_of_a_real_amending_law_is_an_edge_into_the_amended_law(tmp_path: Path) -> None:
-    """Luật 24/2012/QH13 whole (tests/vi_law_texts.py): 24 items of Điều 1 and Điều 2's phrase replacements, repeals
-    and additions, the amended law named by title only. Scored as the vi-amendments gold is: from the instructing item
-    (its points included), to the named provision or within one level of it."""
-    graph = _graph(tmp_path, {"luat-24-2012.txt": vi_law_texts.AMENDING_LAW, "luat-28-2004.txt": _stand_in(vi_law_texts.GOLD)})
-    units = {u.id: u for d in graph.documents for u in d.units}
-    path = {uid: tuple(path_of_key(next(k for k in u.keys if k.startswith("gen:")))) for uid, u in units.items()}
-    edges = {(e.source, e.target) for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES)
-             and e.source.startswith("t/luat-24-2012")}
-
-    def near(target: str, goal: tuple[tuple[str, str], ...]) -> bool:
-        if target not in units or not target.startswith("t/luat-28-2004"):
-            return False
-        found = path[target]
-        return found == goal or found == goal[:-1] or found[:-1] == goal
-
-    items = {key: _path(key) for key in vi_law_texts.GOLD}
-    gold = [(item, _path(t)) for item, targets in vi_law_texts.GOLD.items() for t in targets]
-    matched = [any(path[s][: len(items[item])] == items[item] and near(t, goal) for s, t in edges) for item, goal in gold]
-    right = [any(path[s][: len(items[item])] == items[item] and near(t, _path(g))
-                 for item in vi_law_texts.GOLD for g in vi_law_texts.GOLD[item]) for s, t in edges]
-    recall, precision = sum(matched) / len(gold), sum(right) / len(edges) if edges else 0.0
-    missed = [f"{item} → {goal}" for (item, goal), hit in zip(gold, matched, strict=True) if not hit]
-    wrong = [f"{units[s].label} → {units[t].label if t in units else t}" for (s, t), ok in zip(edges, right, strict=True) if not ok]
-    assert recall >= 0.95 and precision >= 0.95, (len(gold), recall, precision, missed, wrong)
-    print(f"Luật 24/2012/QH13: {len(gold)} gold targets, recall {recall:.4f}, precision {precision:.4f} over {len(edges)} edges")
+    """Luật 24/2012/QH13 whole (tests/vi_law_texts.py), scored by bench.real's vi_law_by_title as the vi-amendments gold
+    is: from the instructing item (its points included), to the named provision or within one level of it."""
+    recall, precision = law_by_title_checks(tmp_path)
+    assert recall.ok and precision.ok, (recall, precision)
+    assert recall.detail["targets"] == 102 and precision.detail["edges"] >= 98

@@ -133,3 +133,8 @@ GOLD: dict[str, list[str]] = {
     "2/2": ["18/1", "41/1/b", "66/1/e"], "2/3": ["17/1"], "2/4": ["24/1", "24/3", "39/2/i", "40/2/e", "41/2/c"],
     "2/5": ["ch:VIII", "60", "61", "64", "60/1", "60/3", "60/4", "61/4", "64/1", "64/2", "64/4"],
 }
+
+# The amended act as a gazette prints a Law's header; its articles are generated from GOLD (every provision named, none
+# inserted), with its chapter headings before the article each opens.
+AMENDED_HEADER = ["QUỐC HỘI", "Luật số: 28/2004/QH11", "LUẬT", "ĐIỆN LỰC"]
+AMENDED_CHAPTERS = {60: ["Chương VIII", "ĐIỆN Ở NÔNG THÔN, MIỀN NÚI, HẢI ĐẢO"]}
