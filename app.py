@@ -29,6 +29,7 @@ from core.render.view import AnswerView
 from core.serve import files_folder_warning
 from core.settings import get_settings
 from core.sharing import create_link
+from core.stores.corpora import answerable_corpora
 from core.stores.graph_reader import reader_for
 
 settings = get_settings()
@@ -114,7 +115,11 @@ def _views() -> dict[str, AnswerView]:
 
 @cl.on_settings_update
 async def settings_update(values: dict) -> None:
-    cl.user_session.set("options", read_options(values, _options()))
+    # Checked against the corpora on disk (a thread's job: it lists the data dir), as the API checks its own.
+    change = read_options(values, _options(), await asyncio.to_thread(answerable_corpora, settings))
+    cl.user_session.set("options", change.options)
+    for problem in change.problems:
+        await cl.Message(content=problem).send()
 
 
 @cl.on_message

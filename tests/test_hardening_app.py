@@ -55,7 +55,9 @@ def test_api_inputs(app_url: str) -> None:
         assert client.post("/api/ask", content=b"\xff\xfe not json", headers={"content-type": "application/json"}
                            ).status_code in (400, 422)
         for corpus in ("x' }) DETACH DELETE n //", "../../etc", "nope"):
-            assert client.post("/api/ask", json={"question": QUESTION, "corpus": corpus}).status_code == 404
+            unknown = client.post("/api/ask", json={"question": QUESTION, "corpus": corpus})
+            assert unknown.status_code == 404 and unknown.json()["detail"].startswith("corpus: unknown corpus")
+            assert CORPUS in unknown.json()["detail"]
         assert client.post("/api/ask", json={"question": QUESTION, "method": "bm25; DROP"}).status_code == 422
     finally:
         client.close()

@@ -60,8 +60,9 @@ class AskResponse(AnswerEnvelope):
 def _corpus(requested: str | None, settings: Settings) -> str:
     corpus = requested or settings.default_corpus
     # Checked against what is on disk: an unknown name is a 404, and never reaches a store as text.
-    if corpus not in answerable_corpora(settings):
-        raise HTTPException(status_code=404, detail=f"unknown corpus {corpus[:80]!r}")
+    if corpus not in (known := answerable_corpora(settings)):
+        raise HTTPException(status_code=404, detail=f"corpus: unknown corpus {corpus[:80]!r}; "
+                                                    f"the corpora here are: {', '.join(known) or 'none yet'}")
     return corpus
 
 
