@@ -27,7 +27,8 @@ QUESTION = "When does disclosure for research need ethics approval?"
 @pytest.fixture(scope="module")
 def app_url(test_settings: Settings, neo4j_driver, tmp_path_factory) -> Iterator[str]:
     ingest(write_tiny_corpus(tmp_path_factory.mktemp("xss"), HOSTILE), CORPUS, test_settings)
-    env = app_env(test_settings, {READER[0]: READER[1]}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS}
+    env = app_env(test_settings, {READER[0]: READER[1]}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS,
+                                                                   "CITEWALK_LOGIN_FAILURES_BURST": "3"}
     with running_app(env, tmp_path_factory.mktemp("app-xss") / "chainlit.log") as url:
         yield url
 
@@ -37,6 +38,15 @@ def test_api_needs_a_session(app_url: str) -> None:
     assert httpx.post(f"{app_url}/api/ask", json=body).status_code == 401
     assert httpx.post(f"{app_url}/api/ask", json=body, headers={"Authorization": "Bearer forged.jwt.x"}).status_code == 401
     assert httpx.post(f"{app_url}/api/ask", json=body, cookies={"access_token": "forged"}).status_code == 401
+
+
+def test_guessing_a_password_is_rate_limited(app_url: str) -> None:
+    """The app's /login is the limited one (ahead of Chainlit's): an account's failed sign-ins run out."""
+    guesses = [httpx.post(f"{app_url}/login", data={"username": "guessed@example.org", "password": f"guess-{i}"})
+               for i in range(4)]
+    assert [g.status_code for g in guesses] == [401, 401, 401, 429]
+    assert int(guesses[-1].headers["Retry-After"]) >= 1 and "failed sign-ins" in guesses[-1].json()["detail"]
+    assert httpx.post(f"{app_url}/login", data={"username": READER[0], "password": READER[1]}).status_code == 200
 
 
 def test_api_inputs(app_url: str) -> None:
