@@ -2,6 +2,8 @@
 share page (no script runs, the text shows literally), and the JSON API's auth and input checks."""
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Iterator
 
 import httpx
@@ -47,6 +49,46 @@ def test_guessing_a_password_is_rate_limited(app_url: str) -> None:
     assert [g.status_code for g in guesses] == [401, 401, 401, 429]
     assert int(guesses[-1].headers["Retry-After"]) >= 1 and "failed sign-ins" in guesses[-1].json()["detail"]
     assert httpx.post(f"{app_url}/login", data={"username": READER[0], "password": READER[1]}).status_code == 200
+
+
+def test_a_crafted_corpus_in_the_chat_settings_is_refused(app_url: str) -> None:
+    """The settings panel's values arrive as a websocket message, which a client can fill with any corpus name: the
+    chat names the unknown corpus and the corpora there are, instead of taking it."""
+    import socketio  # Chainlit's own dependency; only this test speaks its websocket protocol
+
+    signed = api_client(app_url, *ADMIN)
+    token = signed.cookies["access_token"]
+    signed.close()
+    said: list[str] = []
+
+    async def crafted() -> None:
+        client = socketio.AsyncClient()
+        started, told = asyncio.Event(), asyncio.Event()
+
+        @client.on("chat_settings")
+        async def panel(_: object) -> None:  # on_chat_start has sent the panel: the session is ready
+            started.set()
+
+        @client.on("new_message")
+        async def message(step: dict) -> None:
+            said.append(str(step.get("output", "")))
+            if "Unknown corpus" in said[-1]:
+                told.set()
+
+        await client.connect(app_url, socketio_path="/ws/socket.io", transports=["websocket"],
+                             headers={"Cookie": f"access_token={token}"},
+                             auth={"sessionId": str(uuid.uuid4()), "clientType": "webapp"})
+        try:
+            await client.emit("connection_successful")
+            await asyncio.wait_for(started.wait(), timeout=60)
+            await client.emit("chat_settings_change", {"corpus": "no-such-corpus", "k": 5})
+            await asyncio.wait_for(told.wait(), timeout=60)
+        finally:
+            await client.disconnect()
+
+    asyncio.run(crafted())
+    refusal = next(text for text in said if "Unknown corpus" in text)
+    assert "'no-such-corpus'" in refusal and CORPUS in refusal and f"Still using {CORPUS}" in refusal
 
 
 def test_api_inputs(app_url: str) -> None:
