@@ -6,6 +6,8 @@ import asyncio
 import chainlit as cl
 from chainlit.logger import logger
 from chainlit.server import app as fastapi_app
+from chainlit.server import login as chainlit_login
+from chainlit.server import router as chainlit_router
 from chainlit.types import ThreadDict
 
 from core.accounts import authenticate, ensure_accounts
@@ -17,6 +19,7 @@ from core.chat.controls import RunOptions, available_methods, read_options, sett
 from core.chat.corpora import picker_corpora
 from core.chat.data_layer import CitewalkDataLayer
 from core.chat.element_faults import add_notice, send_each
+from core.chat.rate_limits import install_login_limits
 from core.chat.run_answer import answer_in_chat
 from core.chat.share_routes import install_share_routes
 from core.chat.source_routes import install_source_routes
@@ -29,6 +32,7 @@ from core.render.view import AnswerView
 from core.serve import files_folder_warning
 from core.settings import get_settings
 from core.sharing import create_link
+from core.stores.corpora import answerable_corpora
 from core.stores.graph_reader import reader_for
 
 settings = get_settings()
@@ -45,6 +49,7 @@ ANONYMOUS = "anonymous"
 # The process's one Neo4j reader, shared with the API routes: answers without it come from search alone, with a notice.
 graph = reader_for(settings)
 install_api_routes(fastapi_app, engine, settings)
+install_login_limits(fastapi_app, settings, chainlit_login, path=f"{chainlit_router.prefix}/login")
 
 
 @cl.on_app_startup
@@ -114,7 +119,11 @@ def _views() -> dict[str, AnswerView]:
 
 @cl.on_settings_update
 async def settings_update(values: dict) -> None:
-    cl.user_session.set("options", read_options(values, _options()))
+    # Checked against the corpora on disk (a thread's job: it lists the data dir), as the API checks its own.
+    change = read_options(values, _options(), await asyncio.to_thread(answerable_corpora, settings))
+    cl.user_session.set("options", change.options)
+    for problem in change.problems:
+        await cl.Message(content=problem).send()
 
 
 @cl.on_message

@@ -111,6 +111,14 @@ class Settings(BaseSettings):
     app_users: dict[str, str] = Field(default_factory=dict, description="extra accounts, JSON {email: password}")
     admin_email: str = "admin@citewalk.local"
     admin_password: str | None = Field(default=None, description="first-run admin; generated into the data dir if unset")
+    # Rate limits (core.chat.rate_limits), per worker: a bucket of `burst` requests refilled at `per_minute`.
+    # The defaults let bench.load's 50 users, who sign in at once as one account from one address, pass.
+    login_rate_burst: int = Field(default=60, ge=1, description="sign-in attempts per client address, at once")
+    login_rate_per_minute: float = Field(default=30, gt=0, description="sign-in attempts per client address, refill")
+    login_failures_burst: int = Field(default=10, ge=1, description="failed sign-ins per account name, at once")
+    login_failures_per_minute: float = Field(default=5, gt=0, description="failed sign-ins per account name, refill")
+    ask_rate_burst: int = Field(default=100, ge=1, description="POST /api/ask per account (per address if anonymous)")
+    ask_rate_per_minute: float = Field(default=600, gt=0, description="POST /api/ask per account, refill")
 
     # Answering: an OpenAI-compatible endpoint; an empty model name means the offline extractive answerer.
     llm_model: str = ""

@@ -10,6 +10,7 @@ import io
 import re
 import sqlite3
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 
@@ -270,7 +271,8 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
             kept = db.execute("SELECT author FROM citewalk_answer_views WHERE message_id = ?", (answer_id.group(1),))
             assert kept.fetchone() == (ADMIN[0],)
 
-        # The permalink, read-only: a card's source page, a cited-by link, and the exports.
+        # The permalink, read-only: a card's source page, and the exports. It opens only its answer's units: a
+        # cited-by unit the answer does not show is named without a link, and asking for it directly is refused.
         link = share_last_answer(page)
         shared = guarded_page(browser, guard, viewport={"width": 1200, "height": 1100})
         sign_in(shared, app_url, READER)
@@ -278,9 +280,11 @@ def test_rule_card_opens_its_source_and_the_answer_exports(app_url: str, test_se
         shared.locator(".rule-card a.see-source").first.click()
         shared.locator(f'[data-testid="source-view"][data-unit-id="{unit_id}"]').wait_for(timeout=10_000)
         assert shared.locator(".unit.target mark").count() >= 1
-        shared.locator(f'.links a.source-link[data-unit-id="{AMENDED}"]').click()
-        shared.locator(f'[data-testid="source-view"][data-unit-id="{AMENDED}"]').wait_for(timeout=10_000)
-        assert "Superseded" in shared.locator(".history").inner_text()
+        assert shared.locator(f'.links span.source-link[data-unit-id="{AMENDED}"]').count() == 1
+        assert shared.locator(f'.links a.source-link[data-unit-id="{AMENDED}"]').count() == 0
+        refused = shared.goto(f"{link}/source?unit={quote(AMENDED, safe='')}")
+        assert refused is not None and refused.status == 404
+        assert "not part of the shared answer" in shared.locator("main").inner_text()
         shared.goto(link)
         assert "Answer id:" in _docx_text(_download(shared, "a.export-docx"))
         export_md = _download(shared, "a.export-md").decode("utf-8")

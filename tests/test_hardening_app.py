@@ -2,6 +2,8 @@
 share page (no script runs, the text shows literally), and the JSON API's auth and input checks."""
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Iterator
 
 import httpx
@@ -27,7 +29,8 @@ QUESTION = "When does disclosure for research need ethics approval?"
 @pytest.fixture(scope="module")
 def app_url(test_settings: Settings, neo4j_driver, tmp_path_factory) -> Iterator[str]:
     ingest(write_tiny_corpus(tmp_path_factory.mktemp("xss"), HOSTILE), CORPUS, test_settings)
-    env = app_env(test_settings, {READER[0]: READER[1]}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS}
+    env = app_env(test_settings, {READER[0]: READER[1]}, ADMIN) | {"CITEWALK_DEFAULT_CORPUS": CORPUS,
+                                                                   "CITEWALK_LOGIN_FAILURES_BURST": "3"}
     with running_app(env, tmp_path_factory.mktemp("app-xss") / "chainlit.log") as url:
         yield url
 
@@ -37,6 +40,55 @@ def test_api_needs_a_session(app_url: str) -> None:
     assert httpx.post(f"{app_url}/api/ask", json=body).status_code == 401
     assert httpx.post(f"{app_url}/api/ask", json=body, headers={"Authorization": "Bearer forged.jwt.x"}).status_code == 401
     assert httpx.post(f"{app_url}/api/ask", json=body, cookies={"access_token": "forged"}).status_code == 401
+
+
+def test_guessing_a_password_is_rate_limited(app_url: str) -> None:
+    """The app's /login is the limited one (ahead of Chainlit's): an account's failed sign-ins run out."""
+    guesses = [httpx.post(f"{app_url}/login", data={"username": "guessed@example.org", "password": f"guess-{i}"})
+               for i in range(4)]
+    assert [g.status_code for g in guesses] == [401, 401, 401, 429]
+    assert int(guesses[-1].headers["Retry-After"]) >= 1 and "failed sign-ins" in guesses[-1].json()["detail"]
+    assert httpx.post(f"{app_url}/login", data={"username": READER[0], "password": READER[1]}).status_code == 200
+
+
+def test_a_crafted_corpus_in_the_chat_settings_is_refused(app_url: str) -> None:
+    """The settings panel's values arrive as a websocket message, which a client can fill with any corpus name: the
+    chat names the unknown corpus and the corpora there are, instead of taking it."""
+    import socketio  # Chainlit's own dependency; only this test speaks its websocket protocol
+
+    signed = api_client(app_url, *ADMIN)
+    token = signed.cookies["access_token"]
+    signed.close()
+    said: list[str] = []
+
+    async def crafted() -> None:
+        client = socketio.AsyncClient()
+        started, told = asyncio.Event(), asyncio.Event()
+
+        @client.on("chat_settings")
+        async def panel(_: object) -> None:  # on_chat_start has sent the panel: the session is ready
+            started.set()
+
+        @client.on("new_message")
+        async def message(step: dict) -> None:
+            said.append(str(step.get("output", "")))
+            if "Unknown corpus" in said[-1]:
+                told.set()
+
+        await client.connect(app_url, socketio_path="/ws/socket.io", transports=["websocket"],
+                             headers={"Cookie": f"access_token={token}"},
+                             auth={"sessionId": str(uuid.uuid4()), "clientType": "webapp"})
+        try:
+            await client.emit("connection_successful")
+            await asyncio.wait_for(started.wait(), timeout=60)
+            await client.emit("chat_settings_change", {"corpus": "no-such-corpus", "k": 5})
+            await asyncio.wait_for(told.wait(), timeout=60)
+        finally:
+            await client.disconnect()
+
+    asyncio.run(crafted())
+    refusal = next(text for text in said if "Unknown corpus" in text)
+    assert "'no-such-corpus'" in refusal and CORPUS in refusal and f"Still using {CORPUS}" in refusal
 
 
 def test_api_inputs(app_url: str) -> None:
@@ -55,7 +107,9 @@ def test_api_inputs(app_url: str) -> None:
         assert client.post("/api/ask", content=b"\xff\xfe not json", headers={"content-type": "application/json"}
                            ).status_code in (400, 422)
         for corpus in ("x' }) DETACH DELETE n //", "../../etc", "nope"):
-            assert client.post("/api/ask", json={"question": QUESTION, "corpus": corpus}).status_code == 404
+            unknown = client.post("/api/ask", json={"question": QUESTION, "corpus": corpus})
+            assert unknown.status_code == 404 and unknown.json()["detail"].startswith("corpus: unknown corpus")
+            assert CORPUS in unknown.json()["detail"]
         assert client.post("/api/ask", json={"question": QUESTION, "method": "bm25; DROP"}).status_code == 422
     finally:
         client.close()

@@ -47,11 +47,12 @@ def test_edge_types_and_hops_are_rejected(neo4j_driver, test_settings: Settings,
 
 
 def test_chat_settings_reject_injected_values(unchanged) -> None:
-    current = RunOptions(corpus="hipaa")
-    assert read_options({"hops": HOPS}, current) == current
-    assert read_options({"edge_types": [EDGE]}, current).edge_types == current.edge_types
-    assert read_options({"method": "citewalk'; DROP"}, current).method == current.method
-    assert read_options({"k": ["1", "2"]}, current) == current
+    current, corpora = RunOptions(corpus="hipaa"), ["hipaa"]
+    assert read_options({"hops": HOPS}, current, corpora).options == current
+    assert read_options({"edge_types": [EDGE]}, current, corpora).options.edge_types == current.edge_types
+    assert read_options({"method": "citewalk'; DROP"}, current, corpora).options.method == current.method
+    assert read_options({"k": ["1", "2"]}, current, corpora).options == current
+    assert read_options({"corpus": "hipaa' }) DETACH DELETE n //"}, current, corpora).options == current
 
 
 def test_questions_and_corpus_names(test_settings: Settings, hipaa_corpus: str, unchanged) -> None:

@@ -48,6 +48,23 @@ def test_retriever_uses_the_panel_k():
 
 def test_settings_panel_values_are_checked():
     current = RunOptions(corpus="hipaa")
-    changed = read_options({"hops": 1.0, "k": "5", "edge_types": ["DEFINES", "DROP TABLE"], "method": "bm25"}, current)
+    change = read_options({"hops": 1.0, "k": "5", "edge_types": ["DEFINES", "DROP TABLE"], "method": "bm25"}, current,
+                          ["hipaa"])
+    changed = change.options
     assert (changed.hops, changed.k, changed.edge_types, changed.method) == (1, 5, ["DEFINES"], "bm25")
-    assert read_options({"hops": 99}, current) == current
+    assert change.problems == []
+    assert read_options({"hops": 99}, current, ["hipaa"]).options == current
+
+
+def test_settings_panel_refuses_a_corpus_never_ingested():
+    """A websocket message can carry any corpus name: one that is not ingested keeps the current corpus and is named
+    back to the user with the corpora there are, so nothing is opened or started for it."""
+    current = RunOptions(corpus="hipaa")
+    for crafted in ("no-such-corpus", "../../etc", ["hipaa"], {"$ne": 1}):
+        change = read_options({"corpus": crafted, "k": 5}, current, ["adgm", "hipaa"])
+        assert change.options.corpus == "hipaa" and change.options.k == 5
+        assert len(change.problems) == 1 and repr(crafted)[:20] in change.problems[0]
+        assert "adgm, hipaa" in change.problems[0]
+    assert read_options({"corpus": "adgm"}, current, ["adgm", "hipaa"]).options.corpus == "adgm"
+    refused = read_options({"method": "nope"}, current, ["hipaa"])
+    assert refused.options.method == current.method and "'nope'" in refused.problems[0]

@@ -16,7 +16,7 @@ from core.render.history import HistoryEventView, HistoryView, history_view
 from core.render.pdf_page import PageUnavailable, page_png
 from core.render.share_page import source_page_html
 from core.render.source_location import locate
-from core.render.source_view import SourceUnitView, SourceView, answer_quotes
+from core.render.source_view import LinkView, SourceUnitView, SourceView, answer_quotes
 from core.stores.queries import DocumentRecord
 from ingest.parsers.generic.format import GenericParser
 from tests.render_support import HOSTILE, hostile_view
@@ -187,7 +187,18 @@ def test_source_page_escapes_document_text():
                       units=[SourceUnitView(id="u1", label=f"L {HOSTILE}", target=True,
                                             segments=segments(f"before {HOSTILE} after", [Quote(text=HOSTILE)]))],
                       history=HistoryView(status="repealed", repealed=True, repealed_by=HOSTILE))
-    page = source_page_html(view, token="T" * 32, question=f"Q {HOSTILE}")
+    page = source_page_html(view, token="T" * 32, question=f"Q {HOSTILE}", shared=frozenset({"u1"}))
     assert "<script" not in page and 'onerror="' not in page and 'href="javascript:' not in page
     assert f"<mark>{html.escape(HOSTILE)}</mark>" in page
     assert "/answers/TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT" in page
+
+
+def test_permalink_source_page_links_only_the_shared_answers_units():
+    """The page of a shared answer's unit names every unit it cites, but links only those the answer shows: the
+    link opens nothing else."""
+    view = SourceView(unit_id="u1", label="Art 1", units=[SourceUnitView(id="u1", label="Art 1", target=True)],
+                      cites=[LinkView(id="u2", label="Art 2", relation="references"),
+                             LinkView(id="u9", label="Art 9", relation="references")])
+    page = source_page_html(view, token="T" * 32, question="Q", shared=frozenset({"u1", "u2"}))
+    assert 'href="/answers/TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT/source?unit=u2"' in page
+    assert "unit=u9" not in page and ">Art 9</span>" in page

@@ -3,6 +3,7 @@ writer): neighbours in document order, headings, citation links both ways, lines
 from current law, and the HTTP routes of the chat and the permalink page (JSON, pages, exports)."""
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Iterator
@@ -19,7 +20,9 @@ from core.domain import Edge
 from core.render import source_view
 from core.render.highlight import Quote
 from core.render.source_view import answer_quotes, card_sources, read_source_view
+from core.render.view import AnswerView, ClaimView, RuleCardView
 from core.settings import Settings
+from core.sharing import create_link
 from core.stores.queries import fetch_units, neighbours
 from tests.render_support import HOSTILE
 from tests.route_support import AUTH_SECRET, share_app, sign_in
@@ -114,19 +117,27 @@ def test_answer_view_carries_card_history_and_document_ingest(neo4j_driver, test
 
 
 @pytest.fixture()
-def served(tmp_path: Path, monkeypatch, neo4j_driver, test_settings: Settings, cited: str) -> Iterator[tuple[TestClient, str]]:
+def served(tmp_path: Path, monkeypatch, neo4j_driver, test_settings: Settings,
+           cited: str) -> Iterator[tuple[TestClient, str, str]]:
+    """The routes, signed in, with two shared answers: the amended article's (its token second) and one that cites
+    the PDF act's article 2 (third)."""
     monkeypatch.setenv("CHAINLIT_AUTH_SECRET", AUTH_SECRET)
     engine = make_engine(test_settings.model_copy(update={"data_dir": tmp_path}))
     view = answer_view(neo4j_driver, test_settings.neo4j_database, _envelope(AMENDED, AMENDED_TEXT[:40]))
     app, token = share_app(engine, "alice@example.org", "message-7", view)
+    pdf_view = AnswerView(question="How long are records kept?", corpus="source-view-test", answer="Six years.",
+                          mode="extractive", model="extractive",
+                          cards=[RuleCardView(unit_id=PDF_UNIT, label="PDF Act Art 2",
+                                              claims=[ClaimView(text="keep records of every transaction")])])
+    pdf_token = asyncio.run(create_link(engine, "alice@example.org", "message-8", pdf_view))
     install_source_routes(app, engine, test_settings, public_links=False)
     with TestClient(app) as client:
         sign_in(client, "bob@example.org")
-        yield client, token
+        yield client, token, pdf_token
 
 
 def test_api_source_returns_the_view_and_404s_unknown_units(served):
-    client, _ = served
+    client, *_ = served
     response = client.post("/api/source", json={"unit_id": AMENDED, "quotes": [{"text": "the rule that stood"}]})
     assert response.status_code == 200, response.text
     body = response.json()
@@ -140,7 +151,7 @@ def test_api_source_returns_the_view_and_404s_unknown_units(served):
 def test_card_views_read_with_the_answer_are_what_a_click_reads(served, neo4j_driver, test_settings: Settings, monkeypatch):
     """The chat sends each card's source view with the answer (core.chat.answer_message); the element shows it on
     the first click instead of asking /api/source, so it must be the very view that request returns."""
-    client, _ = served
+    client, *_ = served
     view = answer_view(neo4j_driver, test_settings.neo4j_database, _envelope(AMENDED, AMENDED_TEXT[:40]))
     sent = card_sources(neo4j_driver, test_settings.neo4j_database, view)
     assert list(sent) == [AMENDED]
@@ -159,7 +170,7 @@ def test_card_views_read_with_the_answer_are_what_a_click_reads(served, neo4j_dr
 
 def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver, test_settings: Settings, tmp_path: Path,
                                                            cited: str):
-    client, token = served
+    client, token, pdf_token = served
     db = test_settings.neo4j_database
     write_pdf_document(neo4j_driver, db, tmp_path / "pdf-act.pdf", cited_unit=cited)
     try:
@@ -173,19 +184,24 @@ def test_pdf_unit_view_names_its_page_and_the_page_renders(served, neo4j_driver,
         assert not_pdf.status_code == 404 and "not a PDF" in not_pdf.json()["detail"]
         assert client.get("/api/source/page", params={"unit": "no/such"}).status_code == 404
         assert client.get("/api/source/page", params={"unit": PDF_UNIT, "quote": ["x"] * 21}).status_code == 422
-        # The permalink's read-only source page shows the same page.
-        shared = client.get(f"/answers/{token}/source", params={"unit": PDF_UNIT})
-        page_src = f'/answers/{token}/source/page?unit={PDF_UNIT.replace("/", "%2F")}'
+        # The permalink of an answer citing the unit shows the same page on its read-only source page ...
+        shared = client.get(f"/answers/{pdf_token}/source", params={"unit": PDF_UNIT})
+        page_src = f'/answers/{pdf_token}/source/page?unit={PDF_UNIT.replace("/", "%2F")}'
         assert shared.status_code == 200 and f'src="{page_src}"' in shared.text and "page 2" in shared.text
         assert client.get(page_src).content.startswith(b"\x89PNG")
+        # ... and a permalink of another answer renders neither the unit's source nor its page.
+        other = client.get(f"/answers/{token}/source", params={"unit": PDF_UNIT})
+        assert other.status_code == 404 and "not part of the shared answer" in other.text and "page 2" not in other.text
+        other_page = client.get(f"/answers/{token}/source/page", params={"unit": PDF_UNIT})
+        assert other_page.status_code == 404 and "not part of the shared answer" in other_page.json()["detail"]
     finally:
         remove_pdf_document(neo4j_driver, db)
 
 
-def test_permalink_source_page_and_exports(served):
+def test_permalink_source_page_and_exports(served, cited: str):
     from docx import Document
 
-    client, token = served
+    client, token, _ = served
     page = client.get(f"/answers/{token}")
     assert f'href="/answers/{token}/source?unit=a-source-test%2Fact%2Fart-3"' in page.text
     card = page.text[page.text.index('<article class="rule-card"'):page.text.index("</article>")]
@@ -196,6 +212,11 @@ def test_permalink_source_page_and_exports(served):
     assert "Superseded: the current words are in Amending Act Art 1." in source.text and NEW_TEXT in source.text
     assert "<script>alert" not in source.text
     assert client.get(f"/answers/{token}/source", params={"unit": "no/such"}).status_code == 404
+    # The article cites a HIPAA paragraph the answer does not show: named, not linked, and not opened by this link.
+    assert "/source?unit=" + cited.replace("/", "%2F") not in source.text
+    another = client.get(f"/answers/{token}/source", params={"unit": cited})
+    assert another.status_code == 404 and "not part of the shared answer" in another.text
+    assert client.get(f"/answers/{token}/source", params={"unit": AMENDING}).status_code == 200  # the chain's other end
     docx = client.get(f"/answers/{token}/export", params={"format": "docx"})
     assert docx.status_code == 200 and "attachment" in docx.headers["content-disposition"]
     text = "\n".join(p.text for p in Document(io.BytesIO(docx.content)).paragraphs)
@@ -209,6 +230,6 @@ def test_permalink_source_page_and_exports(served):
 
 
 def test_chat_export_needs_the_answer_in_ones_own_chats(served):
-    client, _ = served
+    client, *_ = served
     response = client.get("/api/answers/not-a-message/export", params={"format": "md"})
     assert response.status_code == 404 and "no such answer in your chats" in response.json()["detail"]

@@ -16,7 +16,7 @@ import uuid
 
 from chainlit.auth import get_current_user
 from chainlit.user import PersistedUser, User
-from fastapi import Depends, FastAPI, HTTPException
+from fastapi import Depends, FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -25,6 +25,7 @@ from core.chat.answering import chat_envelope
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
 from core.chat.local_answer import unheard
+from core.chat.rate_limits import AskLimit
 from core.chat.share_routes import routes_first
 from core.render.export import AnswerExport, answer_export, export_markdown
 from core.retrieval.base import DEFAULT_METHOD
@@ -60,8 +61,9 @@ class AskResponse(AnswerEnvelope):
 def _corpus(requested: str | None, settings: Settings) -> str:
     corpus = requested or settings.default_corpus
     # Checked against what is on disk: an unknown name is a 404, and never reaches a store as text.
-    if corpus not in answerable_corpora(settings):
-        raise HTTPException(status_code=404, detail=f"unknown corpus {corpus[:80]!r}")
+    if corpus not in (known := answerable_corpora(settings)):
+        raise HTTPException(status_code=404, detail=f"corpus: unknown corpus {corpus[:80]!r}; "
+                                                    f"the corpora here are: {', '.join(known) or 'none yet'}")
     return corpus
 
 
@@ -74,8 +76,11 @@ def _method(requested: str) -> str:
 def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) -> None:
     graph = reader_for(settings)  # the chat's reader too: one driver, one behaviour when Neo4j is down
     gate = asyncio.Semaphore(CONCURRENT_ANSWERS)
+    limit = AskLimit(settings)
 
-    async def ask(body: AskRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> AskResponse:
+    async def ask(body: AskRequest, request: Request,
+                  user: User | PersistedUser | None = Depends(get_current_user)) -> AskResponse:
+        limit.check(request, user.identifier if user else None)  # 429 before any work, a bogus corpus's included
         # Checking the name lists the data dir: a thread's job, not the loop's.
         corpus, method = await asyncio.to_thread(_corpus, body.corpus, settings), _method(body.method)
         async with gate:

@@ -1,7 +1,7 @@
 """The chat settings panel (corpus, retrieval method, hops, edge types, k) and its typed reading."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider
@@ -40,17 +40,38 @@ def settings_widgets(corpora: list[str], methods: list[str], defaults: RunOption
     return widgets
 
 
-def read_options(values: Mapping[str, Any], current: RunOptions) -> RunOptions:
-    """Unknown or out-of-range values keep the current option: the panel is user input."""
+class PanelChange(BaseModel):
+    """What a settings change leaves in force, and what the user is told about the values it refused."""
+    options: RunOptions
+    problems: list[str] = Field(default_factory=list)
+
+
+def read_options(values: Mapping[str, Any], current: RunOptions, corpora: Sequence[str]) -> PanelChange:
+    """Unknown or out-of-range values keep the current option: the panel is user input (a websocket message can
+    carry any value). A corpus or method outside `corpora` and the registry is named back to the user, so that
+    nothing downstream ever opens, starts or registers anything for a name that was never ingested."""
     merged = current.model_dump()
+    problems: list[str] = []
+    corpus = values.get("corpus")
+    if corpus not in (None, "") and corpus not in corpora:
+        problems.append(f"Unknown corpus {_shown(corpus)}; the corpora here are: {', '.join(corpora) or 'none yet'}. "
+                        f"Still using {current.corpus}.")
+        values = {k: v for k, v in values.items() if k != "corpus"}
+    method = values.get("method")
+    if method not in (None, "") and method not in RETRIEVERS:
+        problems.append(f"Unknown retrieval method {_shown(method)}; choose from {', '.join(available_methods())}. "
+                        f"Still using {current.method}.")
+        values = {k: v for k, v in values.items() if k != "method"}
     try:
         for key in ("corpus", "method", "hops", "edge_types", "k"):
             if key in values and values[key] not in (None, "", []):
                 merged[key] = int(values[key]) if key in ("hops", "k") else values[key]
         allowed = {t.value for t in CITATION_EDGE_TYPES}
         merged["edge_types"] = [t for t in merged["edge_types"] if t in allowed] or current.edge_types
-        if merged["method"] not in RETRIEVERS:
-            merged["method"] = current.method
-        return RunOptions(**merged)
+        return PanelChange(options=RunOptions(**merged), problems=problems)
     except (ValueError, TypeError):  # e.g. hops "2; MATCH (n) …" or a list where a number belongs
-        return current
+        return PanelChange(options=current, problems=problems)
+
+
+def _shown(value: object) -> str:
+    return repr(value)[:80]

@@ -4,7 +4,8 @@
 - `GET /api/source/page?unit=<id>&quote=…`: a PDF unit's page as a PNG, its words and the quotes marked;
 - `GET /api/answers/<message id>/export?format=md|docx`: an answer of one's own chats, as a file;
 - `GET /answers/<token>/source?unit=<id>`, `…/source/page?unit=<id>` and `GET /answers/<token>/export?format=…`:
-  the same, read-only, for whoever may read the permalink (its snapshot gives the quotes and the export).
+  the same, read-only, for whoever may read the permalink (its snapshot gives the quotes and the export), for the
+  units the shared answer shows (`AnswerView.unit_ids`) and no others.
 
 Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink pages follow the link's rules.
 """
@@ -35,6 +36,9 @@ from core.sharing import Access, get_link, view_access
 from core.stores.graph_reader import reader_for
 
 MAX_QUOTES = 200
+# A permalink opens its own answer's units only: with public links on, anything more would be anonymous access to
+# the whole corpus and to its page renders.
+NOT_SHARED = "this provision is not part of the shared answer; the link opens only the provisions its answer shows"
 PAGE_QUOTES = 20
 # Source views read on threads of their own: a click right after an answer must not queue behind the answer's
 # own worker-thread work (persisting steps and elements) in the default pool.
@@ -112,22 +116,27 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         view = await shared(token, request)
         if isinstance(view, HTMLResponse):
             return view
+        units = view.unit_ids()
         span = WHOLE_DOCUMENT if whole else NEIGHBOURS
         try:
-            found = await read(unit[:2_000], answer_quotes(view), span, span)
+            if unit not in units:
+                raise HTTPException(status_code=404, detail=NOT_SHARED)
+            found = await read(unit, answer_quotes(view), span, span)
         except HTTPException as exc:
             problem, status = str(exc.detail), exc.status_code
             html = await asyncio.to_thread(lambda: source_page_html(None, token=token, problem=problem,
-                                                                    question=view.question))
+                                                                    question=view.question, shared=units))
             return page(html, status)
         return page(await asyncio.to_thread(lambda: source_page_html(found, token=token, question=view.question,
-                                                                     whole=whole)))
+                                                                     shared=units, whole=whole)))
 
     async def shared_page(token: str, request: Request, unit: str = "") -> Response:
         view = await shared(token, request)
         if isinstance(view, HTMLResponse):
             return view
-        return await rendered_page(unit[:2_000], [q.text for q in answer_quotes(view) if q.unit_id == unit][:PAGE_QUOTES])
+        if unit not in view.unit_ids():
+            raise HTTPException(status_code=404, detail=NOT_SHARED)
+        return await rendered_page(unit, [q.text for q in answer_quotes(view) if q.unit_id == unit][:PAGE_QUOTES])
 
     async def shared_export(token: str, request: Request, format: str = "docx") -> Response:
         view = await shared(token, request)

@@ -27,14 +27,17 @@ def share_page_html(view: AnswerView, *, shared_by: str, created_at: str, revoke
     )
 
 
-def _source_href(token: str) -> Callable[[str], str]:
-    return lambda unit_id: f"/answers/{token}/source?{urlencode({'unit': unit_id})}"
+def _source_href(token: str, shared: frozenset[str] | None = None) -> Callable[[str], str]:
+    """A unit's source page under the permalink; "" (no link) for a unit the shared answer does not show."""
+    return lambda unit_id: (f"/answers/{token}/source?{urlencode({'unit': unit_id})}"
+                            if shared is None or unit_id in shared else "")
 
 
-def source_page_html(view: SourceView | None, *, token: str, question: str, problem: str = "",
+def source_page_html(view: SourceView | None, *, token: str, question: str, shared: frozenset[str], problem: str = "",
                      whole: bool = False) -> str:
-    """The permalink's read-only source view of one unit; `problem` says why none is shown."""
-    href = _source_href(token)
+    """The permalink's read-only source view of one unit; `problem` says why none is shown. Its citation links
+    lead only to the `shared` answer's units: the permalink opens no others."""
+    href = _source_href(token, shared)
     whole_href = href(view.unit_id) + ("" if whole else "&whole=1") if view else ""
     page_href = f"/answers/{token}/source/page?{urlencode({'unit': view.unit_id})}" if view else ""
     return render("source_page.html.j2", view=view, token=token, question=question, problem=problem,

@@ -56,6 +56,14 @@ class AnswerView(BaseModel):
     documents: list[DocumentRecord] = Field(default_factory=list, description="the cited documents and their ingest")
     answered_at: str = ""
 
+    def unit_ids(self) -> frozenset[str]:
+        """Every unit the answer shows: its cards, the sub-units its claims quote, its chain and its graph's nodes.
+        A permalink opens these units' sources and pages and no others."""
+        return frozenset({card.unit_id for card in self.cards}
+                         | {claim.unit_id for card in self.cards for claim in card.claims if claim.unit_id}
+                         | {i for edge in self.chain for i in (edge.source, edge.target)}
+                         | {node.id for node in self.nodes})
+
     @property
     def mode_line(self) -> str:
         """Extractive answers say so: the offline answerer must never pass for a language model."""
