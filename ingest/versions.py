@@ -80,7 +80,7 @@ def stored_act(row: dict) -> StoredAct:
         versions = [VersionInfo(**v) for v in json.loads(root.get("versions") or "[]")]
     except (json.JSONDecodeError, TypeError):
         versions = []
-    if not versions and root.get("version_dated") and _is_iso(root.get("effective_date", "")):
+    if not versions and root.get("version_dated") == "effective" and _is_iso(root.get("effective_date", "")):
         # Stored before a second version came: its own dates make it the first version.
         versions = [VersionInfo(effective=root["effective_date"], promulgated=root.get("promulgated", ""),
                                 number=root.get("promulgation_number", ""), source=row["source"])]
@@ -105,7 +105,9 @@ def version_info(document: Document) -> tuple[VersionInfo | None, str | None]:
     root = document.units[0].metadata if document.units else {}
     if root.get("date_error"):
         return None, f"unparseable date ({root['date_error']}); nothing of this version was stored"
-    effective = root.get("effective_date", "")
+    # Only a date the version states of itself (front matter, the official header): a 부칙's "…부터 시행한다"
+    # may be the first enactment's.
+    effective = root.get("effective_date", "") if root.get("version_dated") == "effective" else ""
     if not _is_iso(effective):
         return None, ("no date in force (시행일자 / effective date) for this version of "
                       f"{document.title!r}; nothing of this version was stored")
