@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
-from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider, TextInput
+from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider
 from pydantic import BaseModel, Field
 
 from core.domain import CITATION_EDGE_TYPES
@@ -38,8 +37,6 @@ def settings_widgets(corpora: list[str], methods: list[str], defaults: RunOption
                     items={t.value.lower().replace("_", " "): t.value for t in CITATION_EDGE_TYPES},
                     initial=defaults.edge_types),
         Slider(id="k", label="Provisions to search (k)", initial=defaults.k, min=3, max=20, step=1),
-        TextInput(id="as_of", label="Law as of (YYYY-MM-DD; empty: today)", initial=defaults.as_of or "",
-                  placeholder=date.today().isoformat()),
     ]
     return widgets
 
@@ -55,17 +52,6 @@ def read_options(values: Mapping[str, Any], current: RunOptions) -> RunOptions:
         merged["edge_types"] = [t for t in merged["edge_types"] if t in allowed] or current.edge_types
         if merged["method"] not in RETRIEVERS:
             merged["method"] = current.method
-        merged["as_of"] = _as_of(values.get("as_of", current.as_of), current.as_of)
         return RunOptions(**merged)
     except (ValueError, TypeError):  # e.g. hops "2; MATCH (n) …" or a list where a number belongs
-        return current
-
-
-def _as_of(value: Any, current: str | None) -> str | None:
-    """A date typed in the panel: empty is today (None), a date that is no date keeps the current one."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    try:
-        return date.fromisoformat(str(value).strip()).isoformat()
-    except ValueError:
         return current

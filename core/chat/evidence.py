@@ -9,7 +9,6 @@ from neo4j.exceptions import DriverError, Neo4jError
 from core.answer.models import AnswerEnvelope
 from core.domain import CITATION_EDGE_TYPES, Edge
 from core.render.history import HistoryView, read_history
-from core.render.versions_view import pending_lines, units_as_of
 from core.render.view import AnswerView, build_view
 from core.stores.queries import (
     DocumentRecord,
@@ -38,26 +37,21 @@ def answer_view(driver: Driver | None, database: str, envelope: AnswerEnvelope) 
     documents: dict[str, DocumentRecord] = {}
     edges: list[Edge] = []
     histories: dict[str, HistoryView] = {}
-    pending: dict[str, list[str]] = {}
     if driver is not None:
         try:
             units = fetch_units(driver, database, ids)
             documents = document_records(driver, database, (u.document_id for u in units.values()))
             edges = neighbours(driver, database, list(units), CITATION_EDGE_TYPES, direction="out")
             histories = card_histories(driver, database, [r.unit_id for r in envelope.answer.rules], units)
-            if envelope.as_of:  # the cards show the words of the answer's date, and what was still to come then
-                units = {u.id: u for u in units_as_of(driver, database, list(units.values()), envelope.as_of)}
-                pending = pending_lines(driver, database, {r.unit_id: r.label for r in envelope.answer.rules},
-                                        envelope.as_of)
         except (Neo4jError, DriverError, OSError):
-            units, documents, edges, histories, pending = {}, {}, [], {}, {}
+            units, documents, edges, histories = {}, {}, [], {}
     shown = envelope.model_copy(update={
         "evidence_ids": [i for i in envelope.evidence_ids if i in ids],
         "seed_ids": [i for i in envelope.seed_ids if i in ids],
     })
     titles = {d.id: d.title or d.id for d in documents.values()}
     return build_view(shown, units, titles, edges, histories=histories, documents=documents,
-                      answered_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), pending=pending)
+                      answered_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
 
 
 def card_histories(driver: Driver, database: str, unit_ids: list[str], units: dict[str, UnitRecord]

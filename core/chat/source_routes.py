@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
 from urllib.parse import quote as url_quote
 
 from chainlit.auth import get_current_user
@@ -47,8 +46,6 @@ class SourceRequest(BaseModel):
     quotes: list[Quote] = Field(default_factory=list, max_length=MAX_QUOTES)
     above: int = Field(default=NEIGHBOURS, ge=0, le=WHOLE_DOCUMENT)
     below: int = Field(default=NEIGHBOURS, ge=0, le=WHOLE_DOCUMENT)
-    as_of: date | None = Field(default=None, description="show the words in force on this date (default: today)")
-    compare_with: date | None = Field(default=None, description="compare with the wording in force on this date")
 
 
 async def download(view: AnswerView, answer_id: str, fmt: str) -> Response:
@@ -64,12 +61,9 @@ async def download(view: AnswerView, answer_id: str, fmt: str) -> Response:
 def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, public_links: bool) -> None:
     graph = reader_for(settings)
 
-    async def read(unit_id: str, quotes: list[Quote], above: int, below: int, as_of: date | None = None,
-                   compare_with: date | None = None) -> SourceView:
-        day, other = (as_of or date.today()).isoformat(), compare_with.isoformat() if compare_with else None
+    async def read(unit_id: str, quotes: list[Quote], above: int, below: int) -> SourceView:
         view, problem = await asyncio.get_running_loop().run_in_executor(
-            _READERS, graph.call, lambda driver, database: read_source_view(
-                driver, database, unit_id, quotes, above, below, as_of=day, compare_with=other), None)
+            _READERS, graph.call, lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below), None)
         if problem:
             raise HTTPException(status_code=503, detail=problem)
         if view is None:
@@ -77,7 +71,7 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
         return view
 
     async def source(body: SourceRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> SourceView:
-        return await read(body.unit_id, body.quotes, body.above, body.below, body.as_of, body.compare_with)
+        return await read(body.unit_id, body.quotes, body.above, body.below)
 
     async def rendered_page(unit: str, quotes: list[str]) -> Response:
         def render(driver: Driver, database: str) -> bytes | str | None:
@@ -120,9 +114,7 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
             return view
         span = WHOLE_DOCUMENT if whole else NEIGHBOURS
         try:
-            # A permalink keeps its answer's date: its source reads as the law stood then.
-            found = await read(unit[:2_000], answer_quotes(view), span, span,
-                               date.fromisoformat(view.as_of) if view.as_of else None)
+            found = await read(unit[:2_000], answer_quotes(view), span, span)
         except HTTPException as exc:
             problem, status = str(exc.detail), exc.status_code
             html = await asyncio.to_thread(lambda: source_page_html(None, token=token, problem=problem,

@@ -8,7 +8,6 @@ text only) and by the permalink's source page (Jinja, autoescaped), so nothing h
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
 
 from neo4j import Driver
 from pydantic import BaseModel, Field
@@ -17,7 +16,6 @@ from core.render.chain import edge_word
 from core.render.highlight import Quote, Segment, segments
 from core.render.history import HistoryView, read_history
 from core.render.source_location import SourceLocation, locate
-from core.render.versions_view import VersionsView, read_versions_view, units_as_of
 from core.render.view import AnswerView
 from core.stores.queries import LinkedUnit, UnitRecord, source_context
 
@@ -61,8 +59,6 @@ class SourceView(BaseModel):
     location: SourceLocation = Field(default_factory=SourceLocation)
     history: HistoryView | None = None
     quotes_found: bool = Field(default=False, description="whether any quoted words were found in the units shown")
-    as_of: str | None = Field(default=None, description="the date the units' words are shown as in force")
-    versions: VersionsView | None = Field(default=None, description="the unit's dated wordings, when its act has versions")
 
 
 def _heading(unit: UnitRecord) -> str:
@@ -78,13 +74,10 @@ def _links(links: Sequence[LinkedUnit]) -> list[LinkView]:
 
 def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequence[Quote] = (),
                      above: int = NEIGHBOURS, below: int = NEIGHBOURS,
-                     histories: Mapping[str, HistoryView | None] | None = None, as_of: str | None = None,
-                     compare_with: str | None = None) -> SourceView | None:
+                     histories: Mapping[str, HistoryView | None] | None = None) -> SourceView | None:
     """None when the unit is not (or no longer) stored. Each quote marks the unit it names (the viewed one
     when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there.
-    `histories` holds histories already read (an answer's cards), so they are not read again. With `as_of`, the
-    units of an act with versions show the words in force that day (and the unit its timeline, compared with
-    the wording in force on `compare_with`, else the one before)."""
+    `histories` holds histories already read (an answer's cards), so they are not read again."""
     context = source_context(driver, database, unit_id, above, below)
     if context is None:
         return None
@@ -93,10 +86,6 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
     for quote in quotes:
         by_unit.setdefault(quote.unit_id or unit.id, []).append(quote)
     shown = [*context.above, unit, *context.below]
-    versions = None
-    if as_of is not None:
-        shown = units_as_of(driver, database, shown, as_of)
-        versions = read_versions_view(driver, database, unit.id, unit.label, as_of, compare_with)
     units = []
     for record in shown:
         parts = segments(record.text, by_unit.get(record.id, ()))
@@ -113,7 +102,7 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
         location=locate(document.source_path if document else "", unit.text, context.metadata),
         history=histories[unit.id] if histories is not None and unit.id in histories else read_history(
             driver, database, unit.id, unit.text),
-        quotes_found=any(u.marked for u in units), as_of=as_of, versions=versions,
+        quotes_found=any(u.marked for u in units),
     )
 
 
@@ -124,8 +113,7 @@ def card_sources(driver: Driver, database: str, view: AnswerView) -> dict[str, S
     histories = {card.unit_id: card.history for card in view.cards}
     found: dict[str, SourceView] = {}
     for card in view.cards:
-        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories,
-                                  as_of=view.as_of or date.today().isoformat())  # what a click asks, undated: today
+        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories)
         if source is not None and sum(len(s.text) for u in source.units for s in u.segments) <= EMBED_MAX_CHARS:
             found[card.unit_id] = source
     return found

@@ -29,7 +29,6 @@ class RuleCardView(BaseModel):
     claims: list[ClaimView] = Field(default_factory=list)
     text: str = Field(default="", description="the full provision text, shown collapsed")
     history: HistoryView | None = Field(default=None, description="amendments and status, when any are recorded")
-    pending: list[str] = Field(default_factory=list, description="changes adopted but not yet in force on the answer's date")
 
 
 class NodeView(BaseModel):
@@ -56,16 +55,13 @@ class AnswerView(BaseModel):
     edges: list[Edge] = Field(default_factory=list)
     documents: list[DocumentRecord] = Field(default_factory=list, description="the cited documents and their ingest")
     answered_at: str = ""
-    as_of: str | None = Field(default=None, description="the date the answer applies: the law as in force that day")
 
     @property
     def mode_line(self) -> str:
-        """Extractive answers say so: the offline answerer must never pass for a language model. The date the
-        answer applies travels with it (chat, permalink, exports)."""
-        dated = f" The law as in force on {self.as_of}." if self.as_of else ""
+        """Extractive answers say so: the offline answerer must never pass for a language model."""
         if self.mode == "extractive":
-            return "Extractive answer: sentences quoted from the provisions below, no language model involved." + dated
-        return f"Composed by {self.model} from the provisions below; every claim cites its rule." + dated
+            return "Extractive answer: sentences quoted from the provisions below, no language model involved."
+        return f"Composed by {self.model} from the provisions below; every claim cites its rule."
 
 
 def build_view(
@@ -76,7 +72,6 @@ def build_view(
     histories: Mapping[str, HistoryView] | None = None,
     documents: Mapping[str, DocumentRecord] | None = None,
     answered_at: str = "",
-    pending: Mapping[str, list[str]] | None = None,
 ) -> AnswerView:
     """Resolve ids to labels/text; the graph holds the evidence units plus every unit the answer names."""
     answer = envelope.answer
@@ -88,7 +83,6 @@ def build_view(
             claims=[ClaimView(text=c.text, paragraph=c.paragraph, span=c.span, unit_id=c.unit_id) for c in rule.claims],
             text=units[rule.unit_id].text if rule.unit_id in units else "",
             history=(histories or {}).get(rule.unit_id),
-            pending=list((pending or {}).get(rule.unit_id, [])),
         )
         for rule in answer.rules
     ]
@@ -114,7 +108,6 @@ def build_view(
         answer=answer.answer,
         mode=envelope.mode,
         model=envelope.model,
-        as_of=envelope.as_of,
         notices=list(envelope.notices),
         caveats=list(answer.caveats),
         cards=cards,

@@ -108,49 +108,6 @@ function PdfPage({ view, quotes }) {
   );
 }
 
-// The provision's dated wordings: a timeline (click a version to read its words) and two versions side by side,
-// word by word, as law.go.kr's 신구조문대비표 sets old and new.
-function Diff({ parts, kind }) {
-  return parts.map((part, i) => part.kind === kind
-    ? <mark key={i} className={"cw-" + kind} style={{ background: kind === "removed" ? "#f6c9c6" : "#c8ecc8", color: "#1f2630" }}>{part.text} </mark>
-    : <span key={i}>{part.text} </span>);
-}
-
-function Versions({ versions }) {
-  const [shown, setShown] = useState(null);
-  if (!versions || !versions.versions.length) return null;
-  const picked = shown === null ? versions.versions.find((v) => v.in_force) : versions.versions[shown];
-  const cmp = versions.comparison;
-  return (
-    <div className="cw-versions mt-1 text-xs" data-testid="versions">
-      <div className="font-semibold">As in force on {versions.as_of}: {versions.status.replace(/_/g, " ")}</div>
-      <ol className="cw-timeline flex flex-wrap gap-1" data-testid="timeline">
-        {versions.versions.map((v, i) => (
-          <li key={i}>
-            <button type="button" className={"cw-version rounded border px-1" + (v.in_force ? " font-semibold" : "")}
-                    title={v.source} onClick={() => setShown(i)}>
-              {v.valid_from}{v.valid_until ? " – " + v.valid_until : " –"}
-            </button>
-          </li>
-        ))}
-      </ol>
-      {picked ? <div className="cw-version-text whitespace-pre-wrap rounded-md bg-muted p-2" data-testid="version-text">{picked.text}</div> : null}
-      {(versions.pending || []).map((p, i) => (
-        <div key={i} className="cw-pending font-semibold" style={{ color: "#b07a1c" }}>Pending from {p.date}: {p.action} by {p.source}</div>
-      ))}
-      {cmp ? (
-        <details className="cw-compare mt-1" data-testid="compare">
-          <summary className="cursor-pointer">Compare {cmp.old_from} with {cmp.new_from} (old / new)</summary>
-          <div className="grid gap-2" style={{ gridTemplateColumns: "1fr 1fr" }}>
-            <div className="whitespace-pre-wrap" data-testid="compare-old"><Diff parts={cmp.old} kind="removed" /></div>
-            <div className="whitespace-pre-wrap" data-testid="compare-new"><Diff parts={cmp.new} kind="added" /></div>
-          </div>
-        </details>
-      ) : null}
-    </div>
-  );
-}
-
 function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
   const targetRef = useRef(null);
   useEffect(() => {
@@ -163,7 +120,6 @@ function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
       ) : null}
       <Where view={view} />
       <History history={view.history} />
-      <Versions versions={view.versions} />
       <div className="cw-document mt-1 rounded-md border border-border px-3 py-1"
            style={{ maxHeight: "55vh", overflowY: "auto" }}>
         {view.hidden_above && !whole ? (
@@ -233,7 +189,7 @@ export default function AnswerCards() {
     const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
     const pending = fetch("/api/source", {
       method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span, as_of: props.asOf || null }),
+      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
     }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }));
     pending.then((source) => { ready.current.set(key, source); cache.current.set(key, pending); }, () => null);
     return pending;
@@ -319,14 +275,6 @@ export default function AnswerCards() {
               </li>
             ))}
           </ul>
-          {props.asOf ? (
-            <div className="cw-as-of text-xs text-muted-foreground" data-testid="as-of">as in force on {props.asOf}</div>
-          ) : null}
-          {(card.pending || []).map((line, i) => (
-            <div key={i} className="cw-pending text-xs font-semibold" data-testid="pending" style={{ color: "#b07a1c" }}>
-              Pending: {line}
-            </div>
-          ))}
           <History history={card.history} />
           {card.text ? (
             <details className="mt-1">
