@@ -14,6 +14,7 @@ from ingest.formats import pick_format
 from ingest.models import Mention, ParseFailure
 from ingest.resolve import KeyIndex, resolve_mentions, structure_edges
 from ingest.stages import StageRecorder
+from ingest.versions import StoredAct, Wording, merge_versions
 
 
 class CorpusGraph(BaseModel):
@@ -24,6 +25,7 @@ class CorpusGraph(BaseModel):
     externals: list[ExternalRef] = Field(default_factory=list)
     failures: list[ParseFailure] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    wordings: dict[str, list[Wording]] = Field(default_factory=dict)  # act id → dated wordings (ingest.versions)
 
     def unit_count(self) -> int:
         return sum(len(d.units) for d in self.documents)
@@ -46,6 +48,7 @@ def build_graph(
     paths: list[Path], corpus: str, forced_format: str | None = None, recorder: StageRecorder | None = None,
     known_keys: Callable[[list[str]], dict[str, str]] | None = None,
     stored_insertions: Callable[[list[str]], list[LegalUnit]] | None = None,
+    stored_acts: Callable[[set[str]], list[StoredAct]] | None = None,
 ) -> CorpusGraph:
     """The one parse → find → resolve path, each stage timed by the recorder.
 
@@ -53,13 +56,16 @@ def build_graph(
     documents not re-read this run still resolve (ingest passes the Neo4j lookup; benchmarks pass None).
     stored_insertions(document_ids) → stored units that amending documents not re-read inserted into these
     (ingest.citations.vi_inserted.keep_stored puts them back, so the amenders' edges into them stay).
+    stored_acts(name_keys) → stored acts with those names and their dated wordings: a version of one joins them
+    (ingest.versions); without it, versions in the batch still become one act.
     """
     recorder = recorder or StageRecorder()
     with recorder.stage("parse") as stage:
         fmt = pick_format(paths, forced_format)
         parsed = fmt.parse(paths, corpus)
-        stage.items = sum(len(d.units) for d in parsed.documents)
-    documents = parsed.documents
+        merged = merge_versions(parsed.documents, stored_acts)
+        stage.items = sum(len(d.units) for d in merged.documents)
+    documents = merged.documents
     with recorder.stage("find citations") as stage:
         if stored_insertions is not None:
             keep_stored(documents, stored_insertions([d.id for d in documents]))
@@ -76,5 +82,6 @@ def build_graph(
     return CorpusGraph(
         corpus=corpus, format=fmt.name, documents=documents, edges=edges, externals=resolution.externals,
         # A finder may warn about what it kept in a weaker form (an amending instruction with no target).
-        failures=parsed.failures, notes=[*parsed.notes, *getattr(finder, "warnings", [])],
+        failures=[*parsed.failures, *merged.failures], notes=[*parsed.notes, *getattr(finder, "warnings", [])],
+        wordings=merged.wordings,
     )

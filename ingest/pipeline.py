@@ -24,6 +24,7 @@ from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
 from ingest.reading import own_text, vector_plan
 from ingest.stages import StageRecorder, StageStats
+from ingest.versions import StoredAct, Wording, stored_act
 
 
 class IngestSummary(BaseModel):
@@ -49,9 +50,11 @@ def _progress(desc: str, total: int, unit: str, quiet: bool) -> tqdm:
     return tqdm(desc=f"{desc:<18}", total=total, unit=unit, disable=quiet, leave=False)
 
 
-def document_hash(document: Document, edges: list[Edge], model: str) -> str:
-    payload = json.dumps([document.model_dump(mode="json"), [e.full_dump() for e in edges], model],
-                         sort_keys=True)
+def document_hash(document: Document, edges: list[Edge], model: str, wordings: list[Wording] | None = None) -> str:
+    parts = [document.model_dump(mode="json"), [e.full_dump() for e in edges], model]
+    if wordings:  # an act with versions: its dated wordings are part of what is stored
+        parts.append([w.model_dump() for w in wordings])
+    payload = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -100,6 +103,7 @@ def _write_ingest(paths: list[Path], corpus: str, settings: Settings, forced_for
             paths, corpus, forced_format, recorder,
             known_keys=lambda docs: queries.stored_keys(driver, settings.neo4j_database, corpus, docs),
             stored_insertions=lambda docs: queries.stored_insertions(driver, settings.neo4j_database, corpus, docs),
+            stored_acts=lambda keys: _stored_acts(driver, settings, corpus, keys),
         )
         summary = summarize(graph)
         if graph.documents:
@@ -108,6 +112,10 @@ def _write_ingest(paths: list[Path], corpus: str, settings: Settings, forced_for
         driver.close()
     summary.stages = recorder.stages
     return summary
+
+
+def _stored_acts(driver, settings: Settings, corpus: str, keys: set[str]) -> list[StoredAct]:
+    return [stored_act(row) for row in queries.stored_acts(driver, settings.neo4j_database, corpus, sorted(keys))]
 
 
 def corpus_embedder(graph: CorpusGraph, settings: Settings) -> Embedder:
@@ -130,12 +138,15 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         for document in graph.documents:
             progress.update(len(document.units))
             edges = owned.get(document.id, [])
-            digest = document_hash(document, edges, embedder.name)
+            digest = document_hash(document, edges, embedder.name, graph.wordings.get(document.id))
             if stored.get(document.id) == digest:
                 summary.documents_unchanged += 1
                 continue
             doc_externals = [externals[e.target] for e in edges if e.target in externals]
             neo4j_store.write_document(driver, settings.neo4j_database, document, edges, doc_externals, digest)
+            if document.id in graph.wordings:
+                neo4j_store.write_wordings(driver, settings.neo4j_database, document.id, graph.corpus,
+                                           [w.model_dump() for w in graph.wordings[document.id]])
             changed.append(document)
         progress.close()
         neo4j_store.remove_stale_externals(driver, settings.neo4j_database, graph.corpus)

@@ -28,12 +28,12 @@ class Area:
 
 
 AREAS = (
-    Area("domain", 1, ("core.domain", "core.current_law")),
+    Area("domain", 1, ("core.domain", "core.current_law", "core.as_of")),
     Area("stores", 2, ("core.settings", "core.stores", "core.embeddings",
                        "core.lexical", "core.analyzers", "core.app_db", "core.kept_secrets", "core.accounts")),
     Area("ingest", 3, ("ingest",)),
     Area("retrieval", 3, ("core.retrieval",)),
-    Area("answer", 4, ("core.answer", "core.ask")),
+    Area("answer", 4, ("core.answer", "core.ask", "core.law")),
     Area("render", 5, ("core.render", "core.sharing")),
     Area("chat", 6, ("core.chat", "core.serve", "app")),
     Area("ops", BESIDE, ("core.neo4j_local",)),
@@ -49,7 +49,8 @@ INNER_AREAS = {
         Area("citations", 3, ("ingest.citations",)),
         Area("html", 4, ("ingest.html",)),
         Area("formats", 5, ("ingest.formats",)),
-        Area("pipeline", 6, ("ingest.resolve", "ingest.graph", "ingest.reading", "ingest.pipeline")),
+        Area("pipeline", 6, ("ingest.resolve", "ingest.graph", "ingest.reading", "ingest.pipeline",
+                                  "ingest.versions", "ingest.staged")),
         Area("commands", 7, ("ingest.cli", "ingest.demo", "ingest.__main__")),
     ),
 }

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from core.answer.dated import DatedWords
 from core.answer.events import EventSink, NoticeEvent, StepFinished, StepStarted, ignore
 from core.answer.graph import GraphReader
 from core.domain import Edge, Step, StoreError
@@ -48,12 +49,14 @@ class EvidenceLedger:
     units: Mapping[str, Evidence] = field(default_factory=lambda: MappingProxyType({}))
     edges: Mapping[tuple[str, str, str], Edge] = field(default_factory=lambda: MappingProxyType({}))
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # The date the run answers for: what is recorded reads as it did then (core.answer.dated); None: as stored.
+    dated: DatedWords | None = None
 
     def record(self, evidence: Evidence) -> None:
         self.record_all([evidence])
 
     def record_all(self, found: Iterable[Evidence]) -> None:
-        found = list(found)
+        found = list(found) if self.dated is None else self._as_of(found)
         with self._lock:
             units = dict(self.units)
             for evidence in found:
@@ -63,6 +66,15 @@ class EvidenceLedger:
                     units[evidence.unit.id] = evidence
             self.units = MappingProxyType(units)
             self._put_edges(e.via for e in found if e.via is not None)
+
+    def _as_of(self, found: Iterable[Evidence]) -> list[Evidence]:
+        out: list[Evidence] = []
+        for evidence in found:
+            unit = self.dated.apply(evidence.unit) if self.dated is not None else evidence.unit
+            if unit is not None:
+                evidence.unit = unit
+                out.append(evidence)
+        return out
 
     def record_edge(self, edge: Edge) -> None:
         self.record_edges([edge])

@@ -60,6 +60,7 @@ class AnswerEnvelope(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     error: str | None = Field(default=None, description="set when the question was not answered (empty, too long, binary…)")
     method: str = Field(default="", description="retrieval method used to search provisions")
+    as_of: str | None = Field(default=None, description="the date the answer applies: the law as in force that day")
     llm_run: LlmRun | None = Field(default=None, description="the LLM attempt, when a model was asked")
     extractive: AnswerEnvelope | None = Field(
         default=None, description="the extractive answer shown first while the LLM composed (set when mode is 'llm')")

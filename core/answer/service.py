@@ -7,11 +7,13 @@ import logging
 import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
+from datetime import date
 
 from pydantic_ai.models import Model
 from threadpoolctl import threadpool_limits
 
 from core.answer.agent import USAGE_LIMITS, answer_agent
+from core.answer.dated import dated_words
 from core.answer.deps import AnswerDeps, EvidenceLedger
 from core.answer.events import (
     AnswerEvent,
@@ -90,6 +92,7 @@ class _Run:
     method: str
     on_event: EventSink
     started: float
+    as_of: str | None = None
 
     def envelope(self, answer: AttributedAnswer, deps: AnswerDeps, model: str, composing: float) -> AnswerEnvelope:
         """Closes the compose step (its time net of the tool steps inside it) and packs what `deps` gathered."""
@@ -101,7 +104,7 @@ class _Run:
             question=self.question, corpus=self.corpus, answer=answer, method=self.method,
             mode="extractive" if model == EXTRACTIVE else "llm", model=model, notices=list(deps.notices),
             evidence_ids=deps.ledger.ids(), seed_ids=[e.unit.id for e in deps.ledger.searched()],
-            timings_ms=dict(deps.timings_ms),
+            timings_ms=dict(deps.timings_ms), as_of=self.as_of,
         )
 
     async def extractive(self, deps: AnswerDeps) -> AnswerEnvelope:
@@ -141,7 +144,7 @@ def limit_blas_threads(threads: int) -> None:
 
 async def answer_question_async(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
-    on_event: EventSink = ignore, stores: Stores | None = None,
+    on_event: EventSink = ignore, stores: Stores | None = None, as_of: str | None = None,
 ) -> AnswerEnvelope:
     """With an LLM asked, the extractive answer is composed first and sent as ProvisionalAnswer: it is the
     fallback, ready at once, and the LLM gets what is left of `llm_deadline_s`. Finished carries the LLM's
@@ -149,14 +152,16 @@ async def answer_question_async(
     limit_blas_threads(settings.answer_blas_threads)
     with answering():  # a corpus opened meanwhile by another user is then read apart (core.retrieval.child_open)
         return await _answer(question, corpus, settings, method=method, model=model, on_event=on_event,
-                             stores=stores)
+                             stores=stores, as_of=as_of)
 
 
 async def _answer(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
-    on_event: EventSink = ignore, stores: Stores | None = None,
+    on_event: EventSink = ignore, stores: Stores | None = None, as_of: str | None = None,
 ) -> AnswerEnvelope:
-    run = _Run(question, corpus, method, on_event, time.perf_counter())
+    """`as_of`: the date the law is read for (ISO; None: today)."""
+    day = as_of or date.today().isoformat()
+    run = _Run(question, corpus, method, on_event, time.perf_counter(), day)
     choice = choose_model(settings, model)
     problem = question_problem(question, settings)
     if problem:
@@ -171,6 +176,8 @@ async def _answer(
         deps.search_k = stores.search_k
     if stores.graph_notice:
         deps.notice(stores.graph_notice)
+    if stores.wordings:
+        deps.ledger.dated = dated_words(day, stores.wordings)
     shared_notices = list(deps.notices)
     try:
         envelope = await run.extractive(deps)
@@ -185,7 +192,7 @@ async def _answer(
         return envelope
     if not choice.extractive:
         on_event(ProvisionalAnswer(envelope=envelope))
-        llm_deps = replace(deps, ledger=EvidenceLedger(), notices=list(shared_notices), timings_ms={})
+        llm_deps = replace(deps, ledger=EvidenceLedger(dated=deps.ledger.dated), notices=list(shared_notices), timings_ms={})
         envelope = await run.llm(llm_deps, choice, envelope)
     if envelope.mode == "llm" or choice.extractive:  # a fallback's text and cards went out as ProvisionalAnswer
         on_event(PartialAnswer(text=envelope.answer.answer))
@@ -197,16 +204,16 @@ async def _answer(
 
 def answer_question(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
-    on_event: EventSink = ignore, stores: Stores | None = None,
+    on_event: EventSink = ignore, stores: Stores | None = None, as_of: str | None = None,
 ) -> AnswerEnvelope:
     """Synchronous form for the CLI and benchmarks (not for use inside a running event loop: use the async forms)."""
     return asyncio.run(answer_question_async(question, corpus, settings, method=method, model=model,
-                                             on_event=on_event, stores=stores))
+                                             on_event=on_event, stores=stores, as_of=as_of))
 
 
 async def stream_answer(
     question: str, corpus: str, settings: Settings, *, method: str = DEFAULT_METHOD, model: str | Model | None = None,
-    stores: Stores | None = None,
+    stores: Stores | None = None, as_of: str | None = None,
 ) -> AsyncGenerator[AnswerEvent, None]:
     """Yields events as the run makes progress; the last one is Finished with the envelope.
 
@@ -223,7 +230,7 @@ async def stream_answer(
     async def produce() -> None:
         try:
             await answer_question_async(question, corpus, settings, method=method, model=model, on_event=push,
-                                        stores=stores)
+                                        stores=stores, as_of=as_of)
         finally:
             loop.call_soon_threadsafe(queue.put_nowait, None)
 

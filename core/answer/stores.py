@@ -2,7 +2,9 @@
 the graph over the process's one Neo4j reader."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from core.answer.graph import GraphReader, Neo4jGraph
 from core.answer.kept_reads import KeptGraph, kept_reads_for
@@ -10,6 +12,7 @@ from core.retrieval import registry
 from core.retrieval.base import Retriever
 from core.settings import Settings
 from core.stores.graph_reader import UNAVAILABLE, reader_for
+from core.stores.queries import versioned_units
 
 _RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
 
@@ -30,6 +33,9 @@ class Stores:
     graph: GraphReader | None
     graph_notice: str | None = None
     search_k: int | None = None  # the search hits a run reads as its seeds (the chat's panel k); None: the default
+    # The corpus's dated wordings by unit (acts ingested with versions, ingest.versions): a run as of a date reads
+    # its units' words from them (core.answer.dated). Empty for a corpus without versions.
+    wordings: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
@@ -40,4 +46,7 @@ def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
     driver = reader.driver_or_none()
     if driver is None:
         return Stores(retriever, None, UNAVAILABLE)
-    return Stores(retriever, KeptGraph(Neo4jGraph(driver, reader.database), kept_reads_for(settings, corpus)))
+    none: dict[str, list[dict[str, Any]]] = {}  # the graph failing here is told by the run's first graph read
+    wordings, _problem = reader.call(lambda d, database: versioned_units(d, database, corpus), none)
+    return Stores(retriever, KeptGraph(Neo4jGraph(driver, reader.database), kept_reads_for(settings, corpus)),
+                  wordings=wordings)

@@ -19,7 +19,8 @@ def chain_line(envelope: AnswerEnvelope) -> str:
 def render_text(envelope: AnswerEnvelope) -> str:
     answer = envelope.answer
     by = "extractive answerer (verbatim sentences)" if envelope.mode == "extractive" else f"model {envelope.model}"
-    lines = [answer.answer, "", f"[{envelope.corpus} · {envelope.method or 'search'} · {by}]"]
+    dated = f" · law as in force on {envelope.as_of}" if envelope.as_of else ""
+    lines = [answer.answer, "", f"[{envelope.corpus} · {envelope.method or 'search'} · {by}{dated}]"]
     for rule in answer.rules:
         title = f" — {rule.document_title}" if rule.document_title else ""
         lines += ["", f"■ {rule.label}{title}  ({rule.unit_id})"]

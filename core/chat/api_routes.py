@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from datetime import date
 
 from chainlit.auth import get_current_user
 from chainlit.user import PersistedUser, User
@@ -49,6 +50,7 @@ class AskRequest(BaseModel):
     method: str = DEFAULT_METHOD
     share: bool = Field(default=False, description="also create a permalink (/answers/<token>) to the answer")
     export: bool = Field(default=False, description="also return the audit-file export (as the chat's Export gives)")
+    as_of: date | None = Field(default=None, description="the date the law is read for, YYYY-MM-DD (default: today)")
 
 
 class AskResponse(AnswerEnvelope):
@@ -84,8 +86,9 @@ def install_api_routes(app: FastAPI, engine: AsyncEngine, settings: Settings) ->
         # Checking the name lists the data dir: a thread's job, not the loop's.
         corpus, method = await asyncio.to_thread(_corpus, body.corpus, settings), _method(body.method)
         async with gate:
-            envelope = await chat_envelope(body.question, RunOptions(corpus=corpus, method=method), settings, unheard,
-                                           for_api=True)
+            as_of = body.as_of.isoformat() if body.as_of else None
+            envelope = await chat_envelope(body.question, RunOptions(corpus=corpus, method=method, as_of=as_of), settings,
+                                           unheard, for_api=True)
             if envelope is None:
                 raise HTTPException(status_code=503, detail="the answer ended without a result; ask again")
             permalink, export, answer_id = None, None, f"api-{uuid.uuid4()}"

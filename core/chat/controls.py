@@ -17,6 +17,7 @@ class RunOptions(BaseModel):
     hops: int = Field(default=2, ge=0, le=4)
     edge_types: list[str] = Field(default_factory=lambda: [t.value for t in CITATION_EDGE_TYPES])
     k: int = Field(default=8, ge=1, le=30)
+    as_of: str | None = Field(default=None, description="the date the law is read for, YYYY-MM-DD (None: today)")
 
 
 def available_methods() -> list[str]:

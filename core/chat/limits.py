@@ -78,4 +78,4 @@ class LimitedGraph:
 
 def limited(stores: Stores, k: int, max_hops: int, edge_types: Iterable[str]) -> Stores:
     graph: GraphReader | None = LimitedGraph(stores.graph, max_hops, edge_types) if stores.graph is not None else None
-    return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice, search_k=k)
+    return Stores(LimitedRetriever(stores.retriever, k), graph, stores.graph_notice, search_k=k, wordings=stores.wordings)

@@ -32,11 +32,12 @@ async def local_envelope(question: str, options: RunOptions, settings: Settings,
     `for_api`: the API's answer, from the stores whole (not under the chat panel's caps) and with no events."""
     if for_api:
         stores = await asyncio.to_thread(open_stores, settings, options.corpus, options.method)
-        return await answer_question_async(question, options.corpus, settings, method=options.method, stores=stores)
+        return await answer_question_async(question, options.corpus, settings, method=options.method, stores=stores,
+                                           as_of=options.as_of)
     stores = await asyncio.to_thread(chat_stores, settings, options)
     envelope: AnswerEnvelope | None = None
     async with aclosing(stream_answer(question, options.corpus, settings, method=options.method,
-                                      stores=stores)) as events:
+                                      stores=stores, as_of=options.as_of)) as events:
         async for event in events:
             if isinstance(event, Finished):
                 envelope = event.envelope

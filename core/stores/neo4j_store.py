@@ -30,6 +30,8 @@ SCHEMA = (
     "CREATE INDEX unit_label IF NOT EXISTS FOR (u:Unit) ON (u.label)",
     "CREATE INDEX unit_type IF NOT EXISTS FOR (u:Unit) ON (u.corpus, u.type)",
     "CREATE INDEX document_corpus IF NOT EXISTS FOR (d:Document) ON (d.corpus)",
+    "CREATE INDEX wording_unit IF NOT EXISTS FOR (w:Wording) ON (w.unit_id)",
+    "CREATE INDEX wording_document IF NOT EXISTS FOR (w:Wording) ON (w.document_id)",
 )
 
 
@@ -182,3 +184,18 @@ def remove_stale_externals(driver: Driver, database: str, corpus: str) -> int:
             "MATCH (e:External {corpus: $corpus}) WHERE NOT (e)--() DELETE e RETURN count(e) AS n", corpus=corpus
         ).single()
         return int(record["n"]) if record else 0
+
+
+def write_wordings(driver: Driver, database: str, document_id: str, corpus: str, wordings: list[dict[str, Any]]) -> None:
+    """Replace the dated wordings of one act's units (ingest.versions) in one transaction: a version slotted in
+    rewrites the act's intervals, and a failed write leaves the old ones."""
+    with driver.session(database=database) as session:
+        session.execute_write(_write_wordings_tx, document_id, corpus, wordings)
+
+
+def _write_wordings_tx(tx: ManagedTransaction, document_id: str, corpus: str, wordings: list[dict[str, Any]]) -> None:
+    tx.run("MATCH (w:Wording {document_id: $doc}) DELETE w", doc=document_id).consume()
+    tx.run(
+        "UNWIND $rows AS row CREATE (w:Wording) SET w = row, w.document_id = $doc, w.corpus = $corpus",
+        rows=wordings, doc=document_id, corpus=corpus,
+    ).consume()

@@ -10,12 +10,14 @@ other relationship groups are never read. `expand` walks up to HOPS_PER_QUERY ho
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from neo4j import Driver, Record, RoutingControl
 from pydantic import BaseModel, Field
 
+from core.as_of import LawAsOf, WordingRow, from_edges, from_wordings
 from core.current_law import ACT_WIDE, NEW_TEXT, CurrentLaw, Incoming, act_wide, amending_date, instruction_wording, read
 from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType, LegalUnit
 
@@ -229,6 +231,16 @@ def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
 
 def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | None:
     """In force or repealed, every recorded amendment in date order, and the newest text (core.current_law)."""
+    found = _law_inputs(driver, database, unit_id)
+    if found is None:
+        return None
+    row, incoming = found
+    return read(unit_id, row["label"] or "", row["status"] or "in_force", _metadata(row["metadata"]), incoming,
+                current_version(driver, database, unit_id), row["text"] or "")
+
+
+def _law_inputs(driver: Driver, database: str, unit_id: str) -> tuple[dict[str, Any], list[Incoming]] | None:
+    """The unit's own record and every amending edge into it, as core.current_law reads them."""
     # The unit's own amending edges, then the act-wide phrase replacements on its act (core.current_law.act_wide).
     records, _, _ = driver.execute_query(
         "MATCH (u:Unit {id: $id}) "
@@ -238,7 +250,9 @@ def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | Non
         "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming "
         "OPTIONAL MATCH (a:Unit)-[w:AMENDS]->(:Unit {id: u.document_id}) WHERE u.id <> u.document_id AND w.action = $act_wide "
         "OPTIONAL MATCH (ad:Unit {id: a.document_id}) "
+        "OPTIONAL MATCH (root:Unit {id: u.document_id}) "
         "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, u.text AS text, incoming, "
+        "root.metadata AS act, "
         "collect(CASE WHEN a IS NULL THEN NULL ELSE {source: a.id, label: a.label, type: type(w), action: w.action, "
         "resolution: w.resolution, own: a.metadata, doc: ad.metadata, same: false} END) AS to_act",
         id=unit_id, act_wide=ACT_WIDE, database_=database, routing_=RoutingControl.READ,
@@ -249,8 +263,73 @@ def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | Non
     label, text = row["label"] or "", row["text"] or ""
     incoming = [_incoming(i, label) for i in row["incoming"]]
     incoming += act_wide(incoming, [_incoming(i, label) for i in row["to_act"]], text)
-    return read(unit_id, label, row["status"] or "in_force", _metadata(row["metadata"]), incoming,
-                current_version(driver, database, unit_id), text)
+    return dict(row), incoming
+
+
+def law_as_of(driver: Driver, database: str, unit_id: str, day: str, label: str = "") -> LawAsOf | None:
+    """One unit as the law stood on `day` (core.as_of): its dated wordings when its act has versions, else its
+    amending edges with their dates."""
+    found = _law_inputs(driver, database, unit_id)
+    if found is None:
+        return None
+    row, incoming = found
+    shown = label or row["label"] or unit_id
+    rows = wordings(driver, database, [unit_id]).get(unit_id)
+    if rows:
+        try:
+            starts = [v["effective"] for v in json.loads(_metadata(row["act"]).get("versions") or "[]")]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            starts = []
+        return from_wordings(shown, unit_id, [WordingRow(**r) for r in rows], day, min(starts, default=None))
+    metadata = _metadata(row["metadata"])
+    law = read(unit_id, row["label"] or "", row["status"] or "in_force", metadata, incoming,
+               current_version(driver, database, unit_id), row["text"] or "")
+
+    def words_of(source_id: str) -> str | None:
+        unit = fetch_units(driver, database, [source_id]).get(source_id)
+        return unit.text if unit is not None else None
+
+    return from_edges(law, shown, row["text"] or "", row["status"] or "in_force", incoming, day, words_of,
+                      metadata.get("inserted_by_id"))
+
+
+def find_labelled(driver: Driver, database: str, corpus: str, label: str) -> str | None:
+    """The unit a label names: its id, its label as stored (case, spaces and commas aside), or an act's name
+    (a document's title or alias) followed by the provision as the act's labels write it."""
+    wanted = _squeezed(label)
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND (u.id = $label OR "
+        "replace(replace(replace(toLower(u.label), ' ', ''), ',', ''), '.', '') = $wanted) "
+        "RETURN u.id AS id ORDER BY u.id = $label DESC, size(u.id) LIMIT 1",
+        corpus=corpus, label=label, wanted=wanted, database_=database, routing_=RoutingControl.READ,
+    )
+    if records:
+        return str(records[0]["id"])
+    provision = _PROVISION_START.search(label)
+    if provision is None:
+        return None
+    act, tail = _squeezed(label[: provision.start()]), _squeezed(label[provision.start():])
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND "
+        "replace(replace(replace(toLower(u.label), ' ', ''), ',', ''), '.', '') ENDS WITH $tail "
+        "MATCH (d:Document {id: u.document_id}) RETURN u.id AS id, u.label AS label, d.title AS title, d.names AS names "
+        "ORDER BY size(u.label)",
+        corpus=corpus, tail=tail, database_=database, routing_=RoutingControl.READ,
+    )
+    for record in records:
+        names = [record["title"] or "", *(record["names"] or [])]
+        label_act = _squeezed(record["label"] or "")[: -len(tail)] if tail else ""
+        if not act or any(_squeezed(n) == act for n in names if n) or label_act == act:
+            return str(record["id"])
+    return None
+
+
+# Where a provision's number begins in a label as lawyers write it, after the act's name.
+_PROVISION_START = re.compile(r"(?:,\s*)?(?:제\s?\d|\b(?:Article|Art\.|Section|Điều|Khoản|Rule|Regulation\s\d)\s?\d|§)", re.I)
+
+
+def _squeezed(label: str) -> str:
+    return re.sub(r"[\s,.]", "", label.lower())
 
 
 def _incoming(row: dict[str, Any], label: str) -> Incoming:
@@ -399,10 +478,7 @@ def stored_insertions(driver: Driver, database: str, corpus: str, document_ids: 
             metadata = _metadata(node.get("metadata"))
             if metadata.get("inserted_by_document") in document_ids:
                 continue
-            out.append(LegalUnit(id=node["id"], corpus=node["corpus"], document_id=node["document_id"], type=node["type"],
-                                 label=node.get("label") or "", title=node.get("title") or "", text=node.get("text") or "",
-                                 parent_id=node.get("parent_id"), order=node.get("order") or 0, tier=node.get("tier") or 1,
-                                 metadata=metadata, keys=list(node.get("keys") or [])))
+            out.append(_legal_unit(node))
         return out
 
 
@@ -537,3 +613,60 @@ def document_records(driver: Driver, database: str, document_ids: Iterable[str])
         ids=ids, database_=database, routing_=RoutingControl.READ,
     )
     return {r["id"]: DocumentRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in records}
+
+
+WORDING_FIELDS = "w.unit_id AS unit_id, w.valid_from AS valid_from, w.valid_until AS valid_until, w.text AS text, " \
+                 "w.title AS title, w.versions AS versions, w.staged AS staged"
+
+
+def stored_acts(driver: Driver, database: str, corpus: str, name_keys: list[str]) -> list[dict[str, Any]]:
+    """Stored documents whose root names one of these keys, with every unit and dated wording
+    (ingest.versions merges a new version of the act with them)."""
+    records, _, _ = driver.execute_query(
+        "MATCH (r:Unit {corpus: $corpus}) WHERE r.id = r.document_id AND any(k IN r.keys WHERE k IN $keys) "
+        "MATCH (d:Document {id: r.id}) "
+        "MATCH (u:Unit {document_id: r.id}) WHERE u.pending IS NULL "
+        "WITH d, r, u ORDER BY u.order WITH d, r, collect(u) AS units "
+        "OPTIONAL MATCH (w:Wording {document_id: r.id}) "
+        f"RETURN d.id AS id, d.title AS title, d.names AS names, d.source_path AS source, units, "
+        f"collect(CASE WHEN w IS NULL THEN NULL ELSE {{{_map(WORDING_FIELDS)}}} END) AS wordings",
+        corpus=corpus, keys=name_keys, database_=database, routing_=RoutingControl.READ,
+    )
+    return [{"id": r["id"], "title": r["title"] or "", "names": list(r["names"] or []), "source": r["source"] or "",
+             "units": [_legal_unit(u) for u in r["units"]], "wordings": list(r["wordings"])} for r in records]
+
+
+def _map(fields: str) -> str:
+    """"w.a AS a, w.b AS b" → "a: w.a, b: w.b" (a map projection of the same fields)."""
+    return ", ".join(f"{name}: {expr}" for expr, name in (f.split(" AS ") for f in fields.split(", ")))
+
+
+def _legal_unit(node: Any) -> LegalUnit:
+    return LegalUnit(id=node["id"], corpus=node["corpus"], document_id=node["document_id"], type=node["type"],
+                     label=node.get("label") or "", title=node.get("title") or "", text=node.get("text") or "",
+                     parent_id=node.get("parent_id"), order=node.get("order") or 0, tier=node.get("tier") or 1,
+                     metadata=_metadata(node.get("metadata")), keys=list(node.get("keys") or []))
+
+
+def wordings(driver: Driver, database: str, unit_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every dated wording of these units, oldest first (units without versions have none)."""
+    records, _, _ = driver.execute_query(
+        f"MATCH (w:Wording) WHERE w.unit_id IN $ids RETURN {WORDING_FIELDS} ORDER BY w.valid_from",
+        ids=list(unit_ids), database_=database, routing_=RoutingControl.READ,
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        out.setdefault(record["unit_id"], []).append(dict(record))
+    return out
+
+
+def versioned_units(driver: Driver, database: str, corpus: str) -> dict[str, list[dict[str, Any]]]:
+    """Every dated wording of the corpus, by unit: what a search as of a date reads its hits' words from."""
+    records, _, _ = driver.execute_query(
+        f"MATCH (w:Wording {{corpus: $corpus}}) RETURN {WORDING_FIELDS} ORDER BY w.valid_from",
+        corpus=corpus, database_=database, routing_=RoutingControl.READ,
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        out.setdefault(record["unit_id"], []).append(dict(record))
+    return out

@@ -178,10 +178,15 @@ def dates_from_front(identity: Identity, front: dict[str, str]) -> None:
     """A file's own front matter states the version's dates: they win over anything read from the text."""
     for key, value in front.items():
         date = _front_date(value)
+        if date is None and value.strip() and (_FRONT_EFFECTIVE.search(key) or _FRONT_PROMULGATED.search(key)):
+            # Kept, not dropped: a dated version whose date cannot be read must be refused by name (ingest.versions).
+            identity.metadata["date_error"] = f"{key}: {value.strip()!r} is not a date"
         if date and _FRONT_EFFECTIVE.search(key):
             identity.metadata["effective_date"] = date
+            identity.metadata["version_dated"] = "effective"
         elif date and _FRONT_PROMULGATED.search(key):
             identity.metadata["promulgated"] = date
+            identity.metadata.setdefault("version_dated", "promulgated")
         elif _FRONT_NUMBER.search(key) and value.strip():
             identity.metadata["promulgation_number"] = value.strip()
 
@@ -208,6 +213,7 @@ def _dates(identity: Identity, text: str) -> None:
     header = KO_HEADER_EFFECTIVE.search(head)
     if header:
         identity.metadata["effective_date"] = _iso(header.groupdict()) or ""
+        identity.metadata["version_dated"] = "effective"
         return
     for pattern in EFFECTIVE:
         match = pattern.search(text)
