@@ -29,8 +29,7 @@ WARMUP_QUESTION = "What does this regulation require?"
 
 async def warm_up(settings: Settings, method: str = DEFAULT_METHOD, corpora: list[str] | None = None) -> dict[str, float]:
     """Seconds per corpus (every answerable one unless `corpora` names some); a corpus that fails to load is logged
-    and left cold (the app still starts). The corpora are opened in this process, which then answers them (a
-    corpus first asked about later is answered in a process of its own: core.chat.corpus_hosts)."""
+    and left cold (the app still starts; its first question opens it). Then the heap is settled (core.stores.heap)."""
     took: dict[str, float] = {}
     for corpus in corpora if corpora is not None else await asyncio.to_thread(answerable_corpora, settings):
         started = time.perf_counter()
