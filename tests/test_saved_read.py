@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.retrieval import reload, saved_read
+from core.retrieval import prepare, reload, saved_read
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.stores import CorpusStores, read_corpus
 from core.settings import Settings
@@ -154,3 +154,14 @@ def test_a_read_without_the_graph_is_not_saved(test_settings: Settings, hipaa_co
     saved_read.save(test_settings, hipaa_corpus, RetrievalConfig(),
                     saved_read.ingest_stamp(test_settings, hipaa_corpus), read)
     assert _saved_reads(test_settings, hipaa_corpus) == []
+
+
+def test_the_command_an_ingest_ends_with_saves_the_read_a_worker_maps(test_settings: Settings, hipaa_corpus: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prepare, "get_settings", lambda: test_settings)
+    assert prepare.main([hipaa_corpus]) == 0
+    [saved] = _saved_reads(test_settings, hipaa_corpus)
+    stamp = saved_read.ingest_stamp(test_settings, hipaa_corpus)
+    assert stamp is not None and saved == saved_read.saved_path(test_settings, hipaa_corpus, RetrievalConfig(), stamp)
+    assert isinstance(_open(test_settings, hipaa_corpus).window_matrix, np.memmap)  # loaded, not read again
+    assert prepare.main(["never-ingested"]) == 2
