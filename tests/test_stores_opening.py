@@ -139,3 +139,16 @@ def test_the_registry_holds_at_most_max_open_sets(opener: Opener, settings: Sett
     assert opener.calls.count("kept") == 1 and opener.calls.count("many-0") == 1
     reload.open_stores(settings, "many-0")  # pushed out: opened again
     assert opener.calls.count("many-0") == 2
+
+
+def test_the_warm_up_waits_for_an_opening_a_question_gave_up_on(opener: Opener, settings: Settings,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reload, "OPEN_WAIT_S", 0.2)
+    assert not reload.wait_opened(settings, "cold-warm-up")  # nothing opening: no wait
+    with pytest.raises(reload.CorpusStillOpening):
+        reload.open_stores(settings, "cold-warm-up")
+    threading.Timer(0.5, opener.release.set).start()
+    started = time.monotonic()
+    assert reload.wait_opened(settings, "cold-warm-up")
+    assert time.monotonic() - started >= 0.3
+    assert reload.open_stores(settings, "cold-warm-up").corpus == "cold-warm-up"

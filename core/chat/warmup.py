@@ -18,6 +18,7 @@ from core.answer.service import answer_question_async
 from core.chat.evidence import answer_view
 from core.render.source_view import card_sources
 from core.retrieval.base import DEFAULT_METHOD
+from core.retrieval.reload import wait_opened
 from core.settings import Settings
 from core.stores import heap
 from core.stores.corpora import answerable_corpora
@@ -36,6 +37,9 @@ async def warm_up(settings: Settings, method: str = DEFAULT_METHOD, corpora: lis
         try:
             # Extractive: the warm-up loads stores and models; asking a configured LLM would only cost its time.
             envelope = await answer_question_async(WARMUP_QUESTION, corpus, settings, method=method, model="extractive")
+            if await asyncio.to_thread(wait_opened, settings, corpus):  # it outlasted a question's wait: again
+                envelope = await answer_question_async(WARMUP_QUESTION, corpus, settings, method=method,
+                                                       model="extractive")
             await asyncio.to_thread(_read_as_shown, settings, envelope)
         except Exception:  # noqa: BLE001 — a broken corpus must not keep the others (or the app) down
             log.exception("warm-up of corpus %r failed; its first question will load it", corpus)

@@ -98,6 +98,17 @@ def _where(settings: Settings, corpus: str) -> Key:
     return str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host
 
 
+def wait_opened(settings: Settings, corpus: str) -> bool:
+    """Waits, without bound, for the corpus's openings in progress (the warm-up: the app answers nobody before it
+    is done, and a large corpus on a busy machine may take longer than a question waits). Whether there were any."""
+    where = _where(settings, corpus)
+    with _LOCK:
+        openings = [opening for key, opening in _OPENING.items() if key[:-1] == where]
+    for opening in openings:
+        opening.done.wait()
+    return bool(openings)
+
+
 def held() -> int:
     """How many sets of stores the process holds (bounded by MAX_OPEN)."""
     with _LOCK:

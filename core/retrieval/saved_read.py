@@ -139,8 +139,11 @@ def _load(path: Path, settings: Settings, corpus: str, config: RetrievalConfig) 
 
 
 def _array(path: Path, name: str) -> np.ndarray:
-    # allow_pickle=False: an object array (a pickle inside the .npy) is refused, never unpickled.
-    array: np.ndarray = np.load(path / f"{name}.npy", mmap_mode="c", allow_pickle=False)
+    file = path / f"{name}.npy"
+    try:  # allow_pickle=False: an object array (a pickle inside the .npy) is refused, never unpickled
+        array: np.ndarray = np.load(file, mmap_mode="c", allow_pickle=False)
+    except ValueError as exc:
+        raise DamagedRead(f"{file}: {exc}") from None
     return array
 
 
