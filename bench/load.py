@@ -68,8 +68,8 @@ class Sample:
 
 
 def rss_mib(pid: int) -> float:
-    """Resident memory of a process and its children (chainlit may fork helpers; each corpus is answered in a
-    process of its own). Pages several of them share (libraries, mapped corpus reads) count once per process."""
+    """Resident memory of a process and its children (chainlit may fork helpers). Pages several of them share
+    (libraries, mapped corpus reads) count once per process."""
     return _summed(pid, "status", "VmRSS:")
 
 
@@ -105,8 +105,7 @@ def cpu_s(pid: int) -> float:
 
 
 def _children(pid: int) -> list[int]:
-    """Every descendant: a child is listed under the thread that started it (the corpus answering processes are
-    started from worker threads), so each thread's list is read."""
+    """Every descendant: a child is listed under the thread that started it, so each thread's list is read."""
     found: list[int] = []
     try:
         for thread in Path(f"/proc/{pid}/task").iterdir():

@@ -36,14 +36,6 @@ class LexicalIndex:
         # Each unit's terms, kept when the analyzer is slow (a segmenter) so derived indexes reuse them.
         self.unit_tokens = unit_tokens
 
-    def __getstate__(self) -> dict[str, object]:
-        # The analyzer travels by its name (a segmenter holds caches and models that do not pickle), as it is saved.
-        return {**self.__dict__, "analyzer": self.analyzer.name}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
-        self.analyzer = get_analyzer(str(state["analyzer"]))
-
     @classmethod
     def build(cls, unit_ids: list[str], texts: list[str], k1: float = 1.2, b: float = 0.75,
               method: str = "lucene", analyzer: Analyzer | None = None) -> LexicalIndex:
@@ -74,7 +66,9 @@ class LexicalIndex:
         _write(path / "unit_ids.json", json.dumps(self.unit_ids))
 
     @classmethod
-    def load(cls, path: Path) -> LexicalIndex:
+    def load(cls, path: Path, mmap: bool = False) -> LexicalIndex:
+        """The index saved at `path` (arrays and JSON only: nothing in it runs code); `mmap`: its arrays mapped
+        read-only rather than copied."""
         ids_file = path / "unit_ids.json"
         if not ids_file.exists():
             raise StoreError(f"no lexical index at {path}: run `python -m ingest` for this corpus first")
@@ -82,7 +76,7 @@ class LexicalIndex:
         analyzer = get_analyzer(json.loads(meta.read_text())["name"]) if meta.exists() else EnglishAnalyzer()
         tokens_file = path / "unit_tokens.json"
         tokens = json.loads(tokens_file.read_text()) if tokens_file.exists() else None
-        return cls(bm25s.BM25.load(str(path / "bm25")), json.loads(ids_file.read_text()), analyzer, tokens)
+        return cls(bm25s.BM25.load(str(path / "bm25"), mmap=mmap), json.loads(ids_file.read_text()), analyzer, tokens)
 
     def tokens_of(self) -> dict[str, list[str]] | None:
         """unit id → its indexed terms, when they were kept."""

@@ -48,8 +48,7 @@ class Settings(BaseSettings):
     embedding_batch_size: int = 32
     embedding_threads: int = Field(default=0, ge=0, description="e5 engine threads (0: one per core)")
     # An answer's matrices are small (a question against a few hundred token vectors): a second BLAS thread
-    # mostly waits, and while other users' answers or a corpus's child reading hold the other core it stalls
-    # each product it joins (bench/results/OPEN_STALL.md, stop 36).
+    # mostly waits, and while other users' answers hold the other core it stalls each product it joins.
     answer_blas_threads: int = Field(default=1, ge=0, description=(
         "BLAS threads in a process that answers (0: the library's default, one per core)"))
     e5_passage_chars: int = Field(default=700, ge=50, description=(
@@ -57,28 +56,10 @@ class Settings(BaseSettings):
     # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.
     embedding_cache: bool = True
 
-    # Opening a corpus reads it whole (vectors, units, edges) and builds its heading index: seconds of Python work
-    # for a large one, which would hold the interpreter lock from the answers this process serves meanwhile. A
-    # corpus this large is read in a child process instead (~1 s to start one, so a small corpus is read here,
-    # unless other answers are running: core.retrieval.child_open.read_apart).
-    stores_child_min_units: int = Field(default=5000, ge=0, description=(
-        "a corpus with at least this many units is opened in a child process (0: every corpus)"))
-
     # Chat workers started by core.serve share what the model read of each provision (core.stores.shared_reads),
     # under the data dir unless set; unset elsewhere, so a bench or a test reads every provision itself.
     shared_reads_dir: Path | None = Field(default=None, description=(
         "folder where chat workers share provisions' token vectors (core.serve: <data dir>/app/token_reads)"))
-
-    # Opening a corpus holds the interpreter lock for seconds of Python work, so in the chat process it slowed every
-    # other user's answer (bench/results/OPEN_STALL.md). The corpora the warm-up opened are answered in the chat
-    # process; one first asked about later is opened and answered in a process of its own (core.chat.corpus_hosts).
-    answer_processes: bool = Field(default=True, description=(
-        "a corpus not opened at start-up is opened and answered in a process of its own (off: in the chat process)"))
-    answer_process_spare: bool = Field(default=True, description=(
-        "once a corpus has been opened apart, keep one idle process with the answering libraries and the embedding "
-        "model loaded (~1 GB), so the next one answers in about a second instead of ~10 s"))
-    answer_process_silence_s: float = Field(default=120, gt=0, description=(
-        "a corpus's answering process that sends nothing for this long is stopped and the question answered here"))
 
     default_corpus: str = "hipaa"
     # BM25 analyzer for newly built lexical indexes: auto (by the corpus's detected language), en, vi

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
 from core import neo4j_local
-from core.settings import get_settings
+from core.settings import REPO_ROOT, get_settings
 from ingest.formats import UnknownFormatError, format_names
 from ingest.pipeline import IngestSummary, run_ingest
 
@@ -63,7 +64,20 @@ def main(argv: list[str] | None = None) -> int:
     print(summary.model_dump_json(indent=2) if args.json else render_summary(summary))
     for failure in summary.failures:
         print(f"error: {failure.line()}", file=sys.stderr)
+    if not args.dry_run:
+        save_read(corpus)
     return 1 if summary.failures else 0
+
+
+def save_read(corpus: str) -> None:
+    """Has the corpus read once and saved as a running app's workers open it (core.retrieval.prepare), so that
+    opening it there maps a few files. A process, not an import: retrieval is ingest's neighbour on its floor."""
+    done = subprocess.run([sys.executable, "-m", "core.retrieval.prepare", corpus], cwd=REPO_ROOT,
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        tail = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        print(f"warning: the read of {corpus} was not saved ({tail}); the app reads it when it opens it",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

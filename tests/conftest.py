@@ -92,9 +92,6 @@ def test_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         "neo4j_http_port": free_port(),
         "neo4j_heap": "768m",
         "neo4j_pagecache": "256m",
-        # In this process, so a test can patch what it reads; the answering processes have tests of their own,
-        # and every app a test starts (tests/app_process.py) runs with them as deployed.
-        "answer_processes": False,
     })
 
 

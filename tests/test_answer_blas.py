@@ -1,6 +1,5 @@
 """An answering process runs numpy's BLAS at Settings.answer_blas_threads (one by default): the answer's small
-matrix products only wait on a second thread, and stall whenever another user's answer or a corpus's child
-reading holds the other core."""
+matrix products only wait on a second thread, and stall whenever another user's answer holds the other core."""
 from __future__ import annotations
 
 import asyncio

@@ -13,7 +13,7 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls
 from core.answer.events import AnswerEvent, ProvisionalAnswer
 from core.answer.service import stream_answer
 from core.answer.stores import Stores
-from core.chat import answering, local_answer
+from core.chat import answering
 from core.chat.controls import RunOptions
 from core.settings import Settings, get_settings
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
@@ -71,8 +71,8 @@ def test_a_closed_stream_cancels_its_run() -> None:
 
 def test_a_failing_chat_handler_cancels_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     model = SlowModel()
-    monkeypatch.setattr(local_answer, "chat_stores", lambda settings, options: Stores(FakeRetriever(), FakeGraph()))
-    settings = _settings().model_copy(update={"llm_model": "slow", "answer_processes": False})
+    monkeypatch.setattr(answering, "chat_stores", lambda settings, options: Stores(FakeRetriever(), FakeGraph()))
+    settings = _settings().model_copy(update={"llm_model": "slow"})
 
     async def on_event(event: AnswerEvent) -> None:
         if isinstance(event, ProvisionalAnswer):

@@ -13,11 +13,9 @@ from core.answer.events import AnswerEvent, StepStarted
 from core.answer.models import AnswerEnvelope
 from core.answer.signals import signals_for
 from core.app_db import make_engine
-from core.chat import corpus_hosts
+from core.chat.answering import chat_envelope, chat_stores
 from core.chat.api_routes import install_api_routes
 from core.chat.controls import RunOptions
-from core.chat.corpus_hosts import hosted_envelope
-from core.chat.local_answer import chat_stores
 from core.chat.starters import starters_for
 from core.chat.step_order import COMPOSE, OpenStep, StepOrder
 
@@ -43,8 +41,7 @@ def _what_the_user_reads(envelope: AnswerEnvelope) -> dict:
 
 @pytest.fixture(scope="module")
 def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEnvelope | None, dict, list[AnswerEvent]]]:
-    """(chat envelope or None, API response body, chat events) per question. The chat's are answered in the
-    corpus's own process as deployed, the API's in this one: the two must not differ."""
+    """(chat envelope or None, API response body, chat events) per question: the two must not differ."""
     app = FastAPI()
     engine = make_engine(test_settings)
     install_api_routes(app, engine, test_settings)
@@ -59,7 +56,7 @@ def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEn
                 async def collect(event: AnswerEvent, events: list[AnswerEvent] = events) -> None:
                     events.append(event)
 
-                chat = await hosted_envelope(question, options, test_settings, collect)
+                chat = await chat_envelope(question, options, test_settings, collect)
                 response = await client.post("/api/ask", json={"question": question, "corpus": hipaa_corpus},
                                              timeout=300)
                 assert response.status_code == 200, response.text
@@ -67,10 +64,7 @@ def both_paths(test_settings, neo4j_driver, hipaa_corpus) -> list[tuple[AnswerEn
         await engine.dispose()
         return out
 
-    try:
-        return asyncio.run(run())
-    finally:
-        corpus_hosts.stop_all()
+    return asyncio.run(run())
 
 
 def test_chat_and_api_give_the_same_answer(both_paths):

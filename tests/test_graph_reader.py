@@ -3,6 +3,7 @@ opens exactly one driver, the one the process's reader holds."""
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 
 import httpx
 import pytest
@@ -27,7 +28,7 @@ QUESTION = "Can a covered entity disclose psychotherapy notes to a business asso
 def fresh_process(monkeypatch) -> list[object]:
     """As if the process had just started (no reader, stores or retrievers yet); returns the drivers made."""
     monkeypatch.setattr(graph_reader, "_READERS", {})
-    monkeypatch.setattr(store_reload, "_OPEN", {})
+    monkeypatch.setattr(store_reload, "_OPEN", OrderedDict())
     monkeypatch.setattr(answer_stores, "_RETRIEVERS", {})
     made: list[object] = []
     real = GraphDatabase.driver

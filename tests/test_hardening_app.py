@@ -115,6 +115,21 @@ def test_api_inputs(app_url: str) -> None:
         client.close()
 
 
+def test_a_corpus_ingested_while_the_app_runs_is_answered_by_it(app_url: str, test_settings: Settings,
+                                                                 tmp_path) -> None:
+    """The worker opens it on a background thread on its first question and answers it itself."""
+    ingest(write_tiny_corpus(tmp_path / "late"), "latetest", test_settings)
+    client = api_client(app_url, *ADMIN)
+    try:
+        response = client.post("/api/ask", json={"question": QUESTION, "corpus": "latetest"}, timeout=300)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        assert answer["corpus"] == "latetest" and not answer["error"] and answer["answer"]["rules"]
+        assert all(uid.startswith("latetest/") for uid in cited_ids(answer)), cited_ids(answer)
+    finally:
+        client.close()
+
+
 def _no_script_ran(page) -> None:
     for frame in page.frames:  # the page and its graph iframes
         assert frame.evaluate("typeof window.__xss") == "undefined", frame.url

@@ -6,7 +6,9 @@ Runs on a private Neo4j (own data dir and port), so stopping it cannot disturb t
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 
 import httpx
@@ -25,6 +27,7 @@ from core.chat.evidence import answer_view
 from core.chat.limits import limited
 from core.render.markdown import answer_markdown
 from core.retrieval import reload as store_reload
+from core.retrieval import saved_read
 from core.settings import Settings
 from core.stores import graph_reader
 from core.stores.graph_reader import UNAVAILABLE, reader_for
@@ -138,7 +141,9 @@ def test_app_started_while_neo4j_is_down(private_neo4j: Settings, corpus: str, t
 
 def test_stores_opened_during_an_outage_are_reloaded_when_neo4j_is_back(
         private_neo4j: Settings, corpus: str, restart_afterwards, monkeypatch) -> None:
-    monkeypatch.setattr(store_reload, "_OPEN", {})  # this process has not opened the corpus yet
+    monkeypatch.setattr(store_reload, "_OPEN", OrderedDict())  # this process has not opened the corpus yet
+    for saved in (private_neo4j.lexical_path / CORPUS).glob(f"{saved_read.SAVED_PREFIX}*"):
+        shutil.rmtree(saved)  # nor has any other: a saved read would give the graph's labels without Neo4j
     neo4j_local.stop(private_neo4j)
     cold = store_reload.open_stores(private_neo4j, CORPUS)
     assert not cold.graph_info and not cold.order and not any(u.label for u in cold.units.values())

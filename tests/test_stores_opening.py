@@ -1,5 +1,6 @@
 """Opening a corpus's stores: a cold corpus opening (~10 s for a large one) must not stall questions on a warm
-corpus, and a corpus is opened once however many questions arrive while it opens."""
+corpus, a corpus is opened once however many questions arrive while it opens, a question waits for it a bounded
+time, and no corpus name grows the registry beyond the ingested corpora and MAX_OPEN sets."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.retrieval import reload
+from core.domain import StoreError
+from core.retrieval import reload, saved_read
 from core.retrieval.citewalk import CitewalkRetriever
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.rerank_api import rerank
@@ -19,14 +21,15 @@ from tests.support.corpus_stores import built_stores
 
 
 class Opener:
-    """Stands in for CorpusStores.open (Chroma, BM25 and Neo4j reads): a cold corpus opens when released."""
+    """Stands in for reload.open_corpus (Chroma, BM25 and Neo4j reads): a cold corpus opens when released."""
 
     def __init__(self) -> None:
         self.release = threading.Event()
         self.calls: list[str] = []
         self.configs: list[RetrievalConfig | None] = []
 
-    def __call__(self, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+    def __call__(self, settings: Settings, corpus: str, config: RetrievalConfig | None = None,
+                 stamp: int | None = None) -> CorpusStores:
         self.calls.append(corpus)
         self.configs.append(config)
         if corpus.startswith("cold"):
@@ -37,7 +40,8 @@ class Opener:
 @pytest.fixture
 def opener(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Opener]:
     fake = Opener()
-    monkeypatch.setattr(CorpusStores, "open", fake)
+    monkeypatch.setattr(reload, "open_corpus", fake)
+    monkeypatch.setattr(reload, "ingest_stamp", lambda settings, corpus: 1)  # every name here counts as ingested
     yield fake
     fake.release.set()
 
@@ -76,13 +80,14 @@ def test_a_cold_corpus_is_opened_once(opener: Opener, settings: Settings) -> Non
 
 def test_a_failed_open_is_retried_by_the_next_question(opener: Opener, settings: Settings,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
+    def broken(settings: Settings, corpus: str, config: RetrievalConfig | None = None,
+               stamp: int | None = None) -> CorpusStores:
         raise OSError("chroma folder unreadable")
 
-    monkeypatch.setattr(CorpusStores, "open", broken)
+    monkeypatch.setattr(reload, "open_corpus", broken)
     with pytest.raises(OSError):
         reload.open_stores(settings, "flaky")
-    monkeypatch.setattr(CorpusStores, "open", opener)
+    monkeypatch.setattr(reload, "open_corpus", opener)
     assert reload.open_stores(settings, "flaky").corpus == "flaky"
 
 
@@ -95,3 +100,55 @@ def test_stores_open_with_the_retrievers_configuration(opener: Opener, settings:
     assert rerank("records", "configured", [], settings=settings, config=plain).method == "rerank"
     assert opener.calls.count("configured") == 2  # rerank found the stores the plain retriever opened
     assert opener.configs == [plain, RetrievalConfig()]
+
+
+def test_a_question_waits_a_bounded_time_for_an_opening_then_is_told(opener: Opener, settings: Settings,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reload, "OPEN_WAIT_S", 0.3)
+    started = time.monotonic()
+    with pytest.raises(reload.CorpusStillOpening, match="still opening; ask again"):
+        reload.open_stores(settings, "cold-slow")
+    assert time.monotonic() - started < 5
+    with pytest.raises(reload.CorpusStillOpening):  # the same opening, not a second one
+        reload.open_stores(settings, "cold-slow")
+    opener.release.set()
+    monkeypatch.setattr(reload, "OPEN_WAIT_S", 10.0)
+    assert reload.open_stores(settings, "cold-slow").corpus == "cold-slow"
+    assert opener.calls.count("cold-slow") == 1
+
+
+def test_a_corpus_never_ingested_is_refused_and_adds_no_entry(opener: Opener, settings: Settings,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reload, "ingest_stamp", saved_read.ingest_stamp)  # the data dir's own: nothing ingested
+    before = reload.held()
+    for n in range(200):
+        with pytest.raises(StoreError, match="not ingested"):
+            reload.open_stores(settings, f"made-up-{n}")
+    assert reload.held() == before and opener.calls == []
+
+
+def test_the_registry_holds_at_most_max_open_sets(opener: Opener, settings: Settings,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reload, "MAX_OPEN", 3)
+    monkeypatch.setattr(reload, "_OPEN", type(reload._OPEN)())
+    first = reload.open_stores(settings, "kept")
+    for n in range(10):
+        reload.open_stores(settings, f"many-{n}")
+        assert reload.open_stores(settings, "kept") is first  # the one in use stays: least recently used go
+        assert reload.held() <= 3
+    assert opener.calls.count("kept") == 1 and opener.calls.count("many-0") == 1
+    reload.open_stores(settings, "many-0")  # pushed out: opened again
+    assert opener.calls.count("many-0") == 2
+
+
+def test_the_warm_up_waits_for_an_opening_a_question_gave_up_on(opener: Opener, settings: Settings,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reload, "OPEN_WAIT_S", 0.2)
+    assert not reload.wait_opened(settings, "cold-warm-up")  # nothing opening: no wait
+    with pytest.raises(reload.CorpusStillOpening):
+        reload.open_stores(settings, "cold-warm-up")
+    threading.Timer(0.5, opener.release.set).start()
+    started = time.monotonic()
+    assert reload.wait_opened(settings, "cold-warm-up")
+    assert time.monotonic() - started >= 0.3
+    assert reload.open_stores(settings, "cold-warm-up").corpus == "cold-warm-up"

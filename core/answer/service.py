@@ -36,7 +36,6 @@ from core.answer.questions import clean_question, question_problem
 from core.answer.stores import Stores, open_stores
 from core.domain import TOOL_STEPS, CitewalkError, Step
 from core.retrieval.base import DEFAULT_METHOD
-from core.retrieval.busy import answering
 from core.settings import Settings
 
 log = logging.getLogger("citewalk.answer")
@@ -150,9 +149,8 @@ async def answer_question_async(
     fallback, ready at once, and the LLM gets what is left of `llm_deadline_s`. Finished carries the LLM's
     answer (the extractive one attached), or the extractive one with a notice saying why the LLM failed."""
     limit_blas_threads(settings.answer_blas_threads)
-    with answering():  # a corpus opened meanwhile by another user is then read apart (core.retrieval.child_open)
-        return await _answer(question, corpus, settings, method=method, model=model, on_event=on_event,
-                             stores=stores, as_of=as_of)
+    return await _answer(question, corpus, settings, method=method, model=model, on_event=on_event, stores=stores,
+                         as_of=as_of)
 
 
 async def _answer(

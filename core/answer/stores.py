@@ -17,9 +17,10 @@ from core.stores.queries import versioned_units
 _RETRIEVERS: dict[tuple[str, ...], Retriever] = {}
 
 
-def make_retriever(settings: Settings, corpus: str, method: str) -> Retriever:
-    """One retriever per (method, corpus, stores) for the process: loading models and indexes is the slow part."""
-    key = (method, corpus, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
+def make_retriever(settings: Settings, method: str) -> Retriever:
+    """One retriever per (method, stores) for the process, whatever the corpus: it reads each corpus's stores from
+    core.retrieval.reload, so no name a user types adds an entry here (an unknown method raises first)."""
+    key = (method, str(settings.data_dir), str(settings.chroma_host), str(settings.neo4j_bolt_port))
     if key not in _RETRIEVERS:
         _RETRIEVERS[key] = registry.get_retriever(method, settings)
     return _RETRIEVERS[key]
@@ -41,7 +42,7 @@ class Stores:
 def open_stores(settings: Settings, corpus: str, method: str) -> Stores:
     """The retriever and the graph (what it says of single units kept per ingest: core.answer.kept_reads); Neo4j
     down gives graph=None and a notice (answers go on without expansion)."""
-    retriever = make_retriever(settings, corpus, method)
+    retriever = make_retriever(settings, method)
     reader = reader_for(settings)
     driver = reader.driver_or_none()
     if driver is None:

@@ -1,38 +1,47 @@
-"""Where a chat or API question is answered: in its corpus's own process, or here."""
+"""Where a chat or API question is answered: in this worker process, from the stores its warm-up opened (a corpus
+ingested while it runs is opened in the background by core.retrieval.reload). A chat's answer runs under the panel's
+caps with its events streamed; the API's from the stores whole."""
 from __future__ import annotations
 
-import logging
+import asyncio
+from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 
-from core.answer.events import NoticeEvent
+from core.answer.events import AnswerEvent, Finished
 from core.answer.models import AnswerEnvelope
+from core.answer.service import answer_question_async, stream_answer
+from core.answer.stores import Stores, open_stores
 from core.chat.controls import RunOptions
-from core.chat.corpus_hosts import HostFailed, has_host, hosted_envelope
-from core.chat.local_answer import EventHandler, local_envelope
-from core.retrieval.reload import is_open
+from core.chat.limits import limited
 from core.settings import Settings
 
-log = logging.getLogger("citewalk.answering")
-HOST_FALLBACK = "Answered by the chat process: the corpus's own answering process failed"
+EventHandler = Callable[[AnswerEvent], Awaitable[None]]
 
 
-def answered_apart(settings: Settings, corpus: str) -> bool:
-    """A corpus this process has not opened (the warm-up opens those there are at start-up) is opened and answered
-    in a process of its own, and once it has one, always there."""
-    return settings.answer_processes and (has_host(settings, corpus) or not is_open(settings, corpus))
+async def unheard(_event: AnswerEvent) -> None:
+    """The handler when nobody watches the run (the API)."""
+
+
+def chat_stores(settings: Settings, options: RunOptions) -> Stores:
+    """The stores a chat question reads: the API's, under the panel's caps (k, hops, edge types)."""
+    return limited(open_stores(settings, options.corpus, options.method), options.k, options.hops, options.edge_types)
 
 
 async def chat_envelope(question: str, options: RunOptions, settings: Settings, on_event: EventHandler, *,
                         for_api: bool = False) -> AnswerEnvelope | None:
-    """The answer with its progress events; what the chat shows and what `POST /api/ask` returns (`for_api`) meet
-    here. Computed here or in the corpus's own process (`answered_apart`); when that process fails, here, saying so."""
-    if not answered_apart(settings, options.corpus):
-        return await local_envelope(question, options, settings, on_event, for_api=for_api)
-    try:
-        return await hosted_envelope(question, options, settings, on_event, for_api=for_api)
-    except HostFailed as exc:
-        log.error("answered in the chat process instead: %s", exc)
-        await on_event(NoticeEvent(text=f"{HOST_FALLBACK} ({exc})"))
-        envelope = await local_envelope(question, options, settings, on_event, for_api=for_api)
-        if envelope is not None:
-            envelope.notices.append(HOST_FALLBACK)
-        return envelope
+    """The answer with its progress events; what the chat shows and what `POST /api/ask` returns (`for_api`: from
+    the stores whole, not under the chat panel's caps, and with no events) meet here."""
+    if for_api:
+        stores = await asyncio.to_thread(open_stores, settings, options.corpus, options.method)
+        return await answer_question_async(question, options.corpus, settings, method=options.method, stores=stores,
+                                           as_of=options.as_of)
+    stores = await asyncio.to_thread(chat_stores, settings, options)
+    envelope: AnswerEnvelope | None = None
+    async with aclosing(stream_answer(question, options.corpus, settings, method=options.method,
+                                      stores=stores, as_of=options.as_of)) as events:
+        async for event in events:
+            if isinstance(event, Finished):
+                envelope = event.envelope
+            else:
+                await on_event(event)  # when it raises (the client went away), aclosing stops the run
+    return envelope

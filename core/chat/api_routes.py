@@ -22,10 +22,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from core.answer.models import AnswerEnvelope
-from core.chat.answering import chat_envelope
+from core.chat.answering import chat_envelope, unheard
 from core.chat.controls import RunOptions
 from core.chat.evidence import answer_view
-from core.chat.local_answer import unheard
 from core.chat.rate_limits import AskLimit
 from core.chat.share_routes import routes_first
 from core.render.export import AnswerExport, answer_export, export_markdown

@@ -32,8 +32,7 @@ Triple = tuple[str, str, str]
 
 @dataclass
 class HeldEdges:
-    """Each unit's edges, kept as triples: a corpus's ~12k edges as Edge models are ~25k objects for the collector
-    and ~40 ms of the serving process's interpreter to unpickle when a child read the corpus (child_open.py)."""
+    """Each unit's edges, kept as triples: a corpus's ~12k edges as Edge models are ~25k objects for the collector."""
 
     by_unit: dict[str, tuple[Triple, ...]] = field(default_factory=dict)
     _made: dict[str, list[Edge]] = field(default_factory=dict, compare=False, repr=False)
@@ -51,9 +50,6 @@ class HeldEdges:
             by_unit.setdefault(edge[1], []).append(edge)
             by_unit.setdefault(edge[2], []).append(edge)
         return cls({unit: tuple(held) for unit, held in by_unit.items()})
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (HeldEdges, (self.by_unit,))  # the triples only: the models are made again where they are read
 
     def edges_of(self, unit_id: str) -> list[Edge]:
         """The unit's edges, made once (threads racing make equal lists; one is kept)."""

@@ -1,23 +1,42 @@
 """One set of open corpus stores per corpus for the process, reused across questions (warm latency is what users
-feel), and swapped for fresh ones in the background after a re-ingest or once Neo4j is back."""
+feel), opened and swapped for fresh ones on a background thread.
+
+The warm-up opens every ingested corpus at start-up. A corpus ingested while the app runs is opened on its first
+question, on a thread of its own: questions wait for it (in their worker threads, never on the event loop) up to
+OPEN_WAIT_S, then are told it is still opening. After a re-ingest, or once Neo4j is back after stores were opened
+without it, fresh stores are read in the background and swapped in; questions keep using the current ones meanwhile.
+In-flight questions finish with the old set, which holds nothing to close (the graph driver is the process's).
+
+Only an ingested corpus gets an entry (an unknown name is refused before any is made), and at most MAX_OPEN sets
+are held, the least recently used going first: no name a user types can grow these registries.
+"""
 from __future__ import annotations
 
 import logging
 import threading
 import time
-import weakref
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from core.retrieval.busy import other_answers_in_flight
-from core.retrieval.child_open import open_corpus
+from core.domain import StoreError
+from core.retrieval import saved_read
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.saved_read import ingest_stamp
-from core.retrieval.stores import CorpusStores
+from core.retrieval.stores import CorpusStores, read_corpus
 from core.settings import Settings
 from core.stores import heap
 
-# After a re-ingest a running app swaps in fresh stores without a restart; in-flight questions finish with
-# the old set, which holds nothing to close (the graph driver is the process's) and goes when unreferenced.
+log = logging.getLogger("citewalk.stores")
+# Corpora × the retrieval configurations the methods use; far above what one deployment serves.
+MAX_OPEN = 32
+# How long a question waits for a corpus opening before it is told to ask again: a corpus of ~14k units opens in
+# ~10 s on a quiet machine when nothing was saved, in about a second from its saved read.
+OPEN_WAIT_S = 90.0
+
+
+class CorpusStillOpening(StoreError):
+    """The corpus is being opened and was not ready within OPEN_WAIT_S."""
 
 
 @dataclass
@@ -28,60 +47,111 @@ class _Opened:
     reloading: bool = False
 
 
-_OPEN: dict[tuple[object, ...], _Opened] = {}
-log = logging.getLogger("citewalk.stores")
-# Guards the registry only, never an opening: a cold corpus takes ~10 s to open and questions on the others go on.
-_OPEN_LOCK = threading.Lock()
-# One opener per corpus: questions that arrive while it opens wait for that opening instead of starting theirs.
-_OPENERS: dict[tuple[object, ...], threading.Lock] = {}
-# After a reload the heap is settled again once nothing uses the replaced stores: as soon as no answer runs, or
-# they are gone. Under load that never pauses this long, it stays thawed (full passes slower, nothing pinned).
-RESETTLE_WAIT_S = 120.0
+@dataclass
+class _Opening:
+    done: threading.Event = field(default_factory=threading.Event)
+    error: Exception | None = None
+
+
+Key = tuple[object, ...]
+_OPEN: OrderedDict[Key, _Opened] = OrderedDict()
+_OPENING: dict[Key, _Opening] = {}  # at most one per held key: an entry goes when its opening ends
+# Guards the registries only, never an opening: questions on the other corpora go on meanwhile.
+_LOCK = threading.Lock()
 
 
 def open_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
     """Opened once per (data dir, corpus, Neo4j address, retrieval configuration) per process and shared by every
     retriever of that configuration: the stores read it (heading depth, query threads, fusion shares), so a
-    retriever's configuration is the one its stores hold, never that of whoever opened them first.
-
-    A finished re-ingest (new ingest stamp), or Neo4j back after stores were opened without it, starts a
-    reload in the background; questions keep using the current stores until the new ones are ready, so
-    nobody waits the ~10 s a large corpus takes to open.
-    """
+    retriever's configuration is the one its stores hold, never that of whoever opened them first. Raises
+    StoreError for a corpus that was never ingested, CorpusStillOpening past OPEN_WAIT_S."""
     config = config or RetrievalConfig()
     key = (*_where(settings, corpus), config.model_dump_json())
     stamp = ingest_stamp(settings, corpus)
-    with _OPEN_LOCK:
+    with _LOCK:
         opened = _OPEN.get(key)
         if opened is not None:
+            _OPEN.move_to_end(key)
             if _stale(opened, stamp) and not opened.reloading:
                 opened.reloading = True
-                threading.Thread(target=_reload, args=(key, settings, corpus, config, stamp), daemon=True,
-                                 name=f"reload-{corpus}").start()
+                _start(_reload, key, settings, corpus, config)
             return opened.stores
-        opener = _OPENERS.setdefault(key, threading.Lock())
-    with opener:
-        with _OPEN_LOCK:
-            opened = _OPEN.get(key)
-        if opened is None:  # first here: open (an exception leaves it to the next question to try again)
-            started = time.monotonic()
-            stores = open_corpus(settings, corpus, config)
-            with _OPEN_LOCK:
-                opened = _OPEN[key] = _Opened(stores, stamp, started)
-            heap.settle_if_settled()
-        return opened.stores
+        if stamp is None:
+            raise StoreError(f"corpus {corpus[:80]!r} is not ingested here: run `python -m ingest` for it first")
+        opening = _OPENING.get(key)
+        if opening is None:
+            opening = _OPENING[key] = _Opening()
+            _start(_first_open, key, settings, corpus, config, opening)
+    if not opening.done.wait(OPEN_WAIT_S):
+        raise CorpusStillOpening(f"corpus {corpus!r} is still opening; ask again in a moment")
+    if opening.error is not None:
+        raise opening.error
+    with _LOCK:
+        opened = _OPEN.get(key)
+    if opened is None:  # opened, then pushed out by MAX_OPEN others at once: open it again
+        return open_stores(settings, corpus, config)
+    return opened.stores
 
 
-def _where(settings: Settings, corpus: str) -> tuple[object, ...]:
+def _where(settings: Settings, corpus: str) -> Key:
     """The corpus and the stores it is read from: the registry's key, less the retrieval configuration."""
     return str(settings.data_dir), corpus, settings.neo4j_uri, settings.neo4j_bolt_port, settings.chroma_host
 
 
-def is_open(settings: Settings, corpus: str) -> bool:
-    """Whether this process holds the corpus's stores (under any retrieval configuration)."""
+def wait_opened(settings: Settings, corpus: str) -> bool:
+    """Waits, without bound, for the corpus's openings in progress (the warm-up: the app answers nobody before it
+    is done, and a large corpus on a busy machine may take longer than a question waits). Whether there were any."""
     where = _where(settings, corpus)
-    with _OPEN_LOCK:
-        return any(key[:-1] == where for key in _OPEN)
+    with _LOCK:
+        openings = [opening for key, opening in _OPENING.items() if key[:-1] == where]
+    for opening in openings:
+        opening.done.wait()
+    return bool(openings)
+
+
+def held() -> int:
+    """How many sets of stores the process holds (bounded by MAX_OPEN)."""
+    with _LOCK:
+        return len(_OPEN) + len(_OPENING)
+
+
+def _start(target: Callable[..., None], key: Key, *args: object) -> None:
+    threading.Thread(target=target, args=(key, *args), daemon=True, name=f"open-{key[1]}").start()
+
+
+def _keep(key: Key, opened: _Opened) -> None:
+    """Holds the set (the caller holds the lock), the least recently used going past MAX_OPEN."""
+    _OPEN[key] = opened
+    _OPEN.move_to_end(key)
+    while len(_OPEN) > MAX_OPEN:
+        _OPEN.popitem(last=False)
+
+
+def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None) -> CorpusStores:
+    """The corpus's stores, from its saved read for the ingest `stamp` (taken before reading, so that an ingest
+    finished meanwhile is not hidden) when there is one, else read from Chroma and Neo4j, their indexes built, and
+    saved for the next opening (core.retrieval.saved_read)."""
+    read = saved_read.load_saved(settings, corpus, config, stamp)
+    if read is None:
+        read = read_corpus(settings, corpus, config).build_indexes()
+        saved_read.save(settings, corpus, config, stamp, read)
+    return CorpusStores.from_read(settings, read)
+
+
+def _first_open(key: Key, settings: Settings, corpus: str, config: RetrievalConfig, opening: _Opening) -> None:
+    started, stamp = time.monotonic(), ingest_stamp(settings, corpus)
+    try:
+        stores = open_corpus(settings, corpus, config, stamp)
+    except Exception as exc:  # noqa: BLE001 — given to the questions waiting; the next one tries again
+        opening.error = exc
+    else:
+        with _LOCK:
+            _keep(key, _Opened(stores, stamp, started))
+        log.info("%s opened in %.1f s: %d units", corpus, time.monotonic() - started, len(stores.unit_ids))
+    finally:
+        with _LOCK:
+            _OPENING.pop(key, None)
+        opening.done.set()
 
 
 def _stale(opened: _Opened, stamp: int | None) -> bool:
@@ -90,32 +160,19 @@ def _stale(opened: _Opened, stamp: int | None) -> bool:
     return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_since(opened.opened_at))
 
 
-def _reload(key: tuple[object, ...], settings: Settings, corpus: str, config: RetrievalConfig | None, stamp: int | None) -> None:
-    started = time.monotonic()
+def _reload(key: Key, settings: Settings, corpus: str, config: RetrievalConfig) -> None:
+    started, stamp = time.monotonic(), ingest_stamp(settings, corpus)
     try:
-        fresh = open_corpus(settings, corpus, config or RetrievalConfig(), warm=True)
+        fresh = open_corpus(settings, corpus, config, stamp)
     except Exception as exc:  # noqa: BLE001 — a half-written corpus: keep serving the old stores, retry next call
         log.warning("reloading %s failed (%s); still serving the previous stores", corpus, exc)
-        with _OPEN_LOCK:
-            _OPEN[key].reloading = False
+        with _LOCK:
+            if key in _OPEN:
+                _OPEN[key].reloading = False
         return
-    was_settled = heap.is_settled()
-    with _OPEN_LOCK:
-        replaced = weakref.ref(_OPEN[key].stores)
-        _OPEN[key] = _Opened(fresh, stamp, started)
+    with _LOCK:
+        _keep(key, _Opened(fresh, stamp, started))
+    # The replaced stores may be exempt from full collections (the warm-up settled the heap): given back, so that
+    # they are freed, cycles and all, once their last question ends.
     heap.thaw()
     log.info("%s reloaded (new ingest or Neo4j back): now serving %d units", corpus, len(fresh.unit_ids))
-    if was_settled:
-        _settle_once_released(replaced)
-
-
-def _settle_once_released(replaced: weakref.ref[CorpusStores]) -> None:
-    """Settles the heap again (the thaw let the replaced stores' cycles be freed) once no question can still be
-    using them; settling earlier would exempt them from collection for the process's life."""
-    deadline = time.monotonic() + RESETTLE_WAIT_S
-    while time.monotonic() < deadline:
-        if replaced() is None or other_answers_in_flight() == 0:
-            heap.settle()
-            return
-        time.sleep(0.5)
-    log.info("the heap stays unsettled after a reload: answers ran throughout the %.0f s waited", RESETTLE_WAIT_S)

@@ -7,11 +7,10 @@ and current law, and is allowed to be down.
 """
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -24,7 +23,6 @@ from core.lexical import LexicalIndex, unit_search_text
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.edges import HELD_TYPES, ChainStarts, HeldEdges
 from core.retrieval.filters import Filters
-from core.retrieval.packed import pack, unpack
 from core.retrieval.unit_table import UnitTable
 from core.settings import Settings
 from core.stores import chroma_store
@@ -79,7 +77,6 @@ class CorpusStores:
     # Whether ingest marked which of the corpus's provisions leave a detail to a lower tier (UnitRecord.delegates):
     # the Korean parser reads "대통령령으로 정하는 …"; where nothing is marked, no unit can be told not to delegate.
     marks_delegation: bool = False
-    read_by_pid: int = field(default_factory=os.getpid)  # the process that read the corpus (child_open.py)
 
     @classmethod
     def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
@@ -87,15 +84,15 @@ class CorpusStores:
 
     @classmethod
     def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
-        """The stores over what `read_corpus` read, here or in a child process (child_open.py), with this
-        process's own handles: the Chroma collection (the client is the process's one per folder, so reopening
-        it after an in-process read costs milliseconds), the shared Neo4j reader and the embedding model."""
+        """The stores over what `read_corpus` read (now, or saved: core.retrieval.saved_read), with this process's
+        own handles: the Chroma collection (the client is the process's one per folder), the shared Neo4j reader
+        and the embedding model."""
         collection = chroma_store.collection(chroma_store.client(settings), read.corpus, create=False)
         stores = cls(settings, read.corpus, read.config, read.lexical, get_embedder(settings, read.backend),
                      collection, reader_for(settings), read.unit_ids, read.units, read.window_matrix,
                      read.window_unit, read.lexical_to_unit, read.index, order=read.order,
                      graph_info=read.graph_info, edges=read.edges, chain_starts=read.chain_starts,
-                     marks_delegation=read.units.any_delegates(), read_by_pid=read.read_by_pid)
+                     marks_delegation=read.units.any_delegates())
         stores.__dict__.update(read.built)  # cached_property finds an index the reader built and keeps it
         return stores
 
@@ -277,13 +274,10 @@ class CorpusStores:
         return self
 
 
-BUILT = "built:"  # a built index's piece in `ReadCorpus.to_parts`
-
-
 @dataclass
 class ReadCorpus:
-    """What opening a corpus reads from its stores, as plain data (no handle of a process): read in the serving
-    process, or in a child process for a large corpus (child_open.py) and sent back whole."""
+    """What opening a corpus reads from its stores, as plain data (no handle of a process): read from the stores,
+    or loaded from the read saved beside the index (core.retrieval.saved_read)."""
 
     corpus: str
     config: RetrievalConfig
@@ -300,34 +294,10 @@ class ReadCorpus:
     edges: HeldEdges | None
     chain_starts: ChainStarts | None
     built: dict[str, Any] = field(default_factory=dict)  # CorpusStores' lazy indexes built by the reader, by name
-    read_by_pid: int = field(default_factory=os.getpid)  # the process that read it (child_open.py)
-
-    def to_parts(self) -> bytes:
-        """Packed a field (and a built index) at a time (core.retrieval.packed), so that the serving process takes it
-        back a piece at a time (`from_parts`), its arrays as views of the file it read: unpickled whole, ~40 MB for
-        14k units, it held the interpreter for 30+ ms in one call, and copying the arrays into fresh memory faulted
-        their pages in under the interpreter, every answer of the process stopped meanwhile."""
-        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "built"}
-        values.update({BUILT + name: index for name, index in self.built.items()})
-        return pack(list(values.items()))
-
-    @classmethod
-    def from_parts(cls, packed: bytes | memoryview, pause: Callable[[], None]) -> ReadCorpus:
-        """The read from `to_parts`'s bytes, with `pause()` between pieces so that other threads take the
-        interpreter."""
-        values: dict[str, Any] = {}
-        built: dict[str, Any] = {}
-        for name, value in unpack(packed, pause):
-            if name.startswith(BUILT):
-                built[name.removeprefix(BUILT)] = value
-            else:
-                values[name] = value
-        return cls(**values, built=built)
 
     def build_indexes(self) -> ReadCorpus:
-        """The stores' lazy indexes built now, by whoever read the corpus: the heading BM25
-        (`CorpusStores.context_lexical`, ~1 s) and the small ones a first question would otherwise build in the
-        serving process while its other users' answers wait."""
+        """The stores' lazy indexes built now, by whoever read the corpus, and saved with the read: the heading BM25
+        (`CorpusStores.context_lexical`, ~1 s) and the small ones a first question would otherwise build."""
         self.built.update(
             context_lexical=heading_index(self.units, self.unit_ids, self.lexical, self.config.context_depth,
                                           self.graph_info),

@@ -1,10 +1,9 @@
 """A corpus's units held as columns, read as `UnitRecord`s.
 
 A serving process holds every unit of every open corpus. As ~14k pydantic records (ADGM) they are some 27k objects
-the cyclic collector tracks, and unpickling them when a child process has read the corpus (child_open.py) takes
-~0.1 s of the serving process's interpreter, while its other users' answers wait (`bench.open_stall`). As columns
-(a few lists of strings and small arrays) they unpickle in milliseconds and add a handful of tracked objects. A
-record is made the first time it is asked for and kept, so a question pays only for the units it reads.
+the cyclic collector tracks; as columns (a few lists of strings and small arrays) they add a handful, and a saved
+read (core.retrieval.saved_read) keeps them as JSON and arrays. A record is made the first time it is asked for and
+kept, so a question pays only for the units it reads.
 
 Whole-corpus reads (a filter mask, the defined terms) go through the columns, never through every record.
 """
@@ -63,10 +62,10 @@ class UnitTable(Mapping[str, UnitRecord]):
         table._made.update(records)
         return table
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # What a child process sends: the columns, not the records made from them (child_open.py).
-        return (UnitTable, (self.ids, self._texts, self._parents, self._codes, self._values, self._tiers,
-                            self._delegates, self.corpus))
+    def columns(self) -> dict[str, Any]:
+        """The constructor's arguments: what a saved read keeps (core.retrieval.saved_read), not the records."""
+        return {"ids": self.ids, "texts": self._texts, "parents": self._parents, "codes": self._codes,
+                "values": self._values, "tiers": self._tiers, "delegates": self._delegates, "corpus": self.corpus}
 
     def __getitem__(self, unit_id: str) -> UnitRecord:
         made = self._made.get(unit_id)
