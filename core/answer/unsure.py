@@ -1,20 +1,20 @@
 """A close choice: the two or three candidate rules the answer may be about, each named with what it is about.
 
 The selection scores every candidate set of rules (core.answer.selection). When the best leads the next by less
-than CLOSE_MARGIN, the choice between them is close to a coin toss on the dev sets, so the answer names the
-candidates ("this may be about: Notification to individuals, 45 CFR 164.404 · Security incident procedures,
+than CLOSE_MARGIN, the answer names the candidates ("this may be about: Notification to individuals, 45 CFR 164.404 · Security incident procedures,
 45 CFR 164.308(a)(6)"), each one click from its source, rather than asserting the first.
 """
 from __future__ import annotations
 
 from core.answer.deps import AnswerDeps
 from core.answer.models import RuleRef
-from core.answer.selection import Selection
+from core.answer.selection import UNSURE_MARGIN, Selection
 from core.domain import StoreError
 
-# The score lead under which the chosen rules are no likelier to be right than wrong: measured over every dev
-# set's answers by `python -m bench.close_calls` (bench/results/RESULTS.md, "Close calls").
-CLOSE_MARGIN = 0.25
+# The score lead under which the choice counts as close. For now the selection's UNSURE_MARGIN (the old "not
+# clear-cut" caveat's line, also the fit's); bench.answers / bench.regress record each answer's margin
+# (`margin`) beside its P / R, so the line can be set where the chosen rules stop being likelier right than wrong.
+CLOSE_MARGIN = UNSURE_MARGIN
 MAX_NAMED = 3
 
 
