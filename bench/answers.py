@@ -139,6 +139,9 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
                          "article_precision": article[0], "article_recall": article[1],
                          "abstained": envelope.answer.abstained,
+                         "margin": None if envelope.answer.choice_margin is None
+                         else round(envelope.answer.choice_margin, 4),
+                         "may_be_about": len(envelope.answer.may_be_about),
                          "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "steps_ms": envelope.timings_ms, "mode": envelope.mode,
                          "outside_ledger": len(outside_ledger(envelope)),
                          "gold": len(q.gold), "gold_in_evidence": len(q.gold & (

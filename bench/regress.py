@@ -86,9 +86,10 @@ SETS: dict[str, DevSet] = {
 # --- figures of one run ----------------------------------------------------------------------------------------
 
 def answer_figures(rows: list[dict]) -> dict[str, dict]:
-    """bench.answers' per-question rows → what the baseline keeps of each: P, R, abstained, gold count."""
+    """bench.answers' per-question rows → what the run keeps of each: P, R, abstained, gold count, and the
+    choice's score margin (core.answer.unsure reads it; the comparison does not)."""
     return {r["id"]: {"p": round(r["precision"], 4), "r": round(r["recall"], 4), "abstained": bool(r["abstained"]),
-                      "gold": r["gold"]} for r in rows}
+                      "gold": r["gold"], "margin": r.get("margin")} for r in rows}
 
 
 def retrieval_figures(questions: list[retrieval.Question], run: dict[str, list[tuple[str, float]]], k: int = K

@@ -18,10 +18,11 @@ from core.answer.items import read_items
 from core.answer.models import AttributedAnswer, Claim, RuleClaims
 from core.answer.off_topic import off_topic
 from core.answer.quotes import choose_claims, item_claims, lead_in_claim
-from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, choose_units
-from core.answer.short import abstain_answer, empty_caveat, missing_caveat, short_answer, unsure_caveat
+from core.answer.selection import Scorer, Selection, choose_units
+from core.answer.short import abstain_answer, empty_caveat, missing_caveat, short_answer
 from core.answer.signals import signals_for
 from core.answer.terms import terms_of
+from core.answer.unsure import may_be_about
 from core.domain import Edge
 
 MODEL_NAME = "extractive"
@@ -56,12 +57,10 @@ def _missing_words(question: str, scorer: Scorer, rules: list[RuleClaims]) -> li
     return sorted(out, key=lambda w: -out[w])[:MAX_MISSING]
 
 
-def _caveats(deps: AnswerDeps, scorer: Scorer, selection: Selection, rules: list[RuleClaims]) -> list[str]:
+def _caveats(deps: AnswerDeps, scorer: Scorer, rules: list[RuleClaims]) -> list[str]:
     if not rules:
         return [empty_caveat(deps.question)]
     out: list[str] = []
-    if selection.runner_up is not None and selection.score - selection.runner_up < UNSURE_MARGIN:
-        out.append(unsure_caveat(rules, deps.question))
     missing = _missing_words(deps.question, scorer, rules)
     if missing:
         out.append(missing_caveat(rules, deps.question, missing))
@@ -125,12 +124,14 @@ def compose(deps: AnswerDeps) -> AttributedAnswer:
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)
     chain = _chain(selection, fitted, {r.unit_id for r in rules})
+    margin = selection.score - selection.runner_up if selection.runner_up is not None else None
     if rules and off_topic(signals, deps.question):
         return AttributedAnswer(answer=abstain_answer(rules, deps.question, _missing_words(deps.question, scorer, rules)),
-                                rules=rules, chain=chain, caveats=_caveats(deps, scorer, selection, rules),
-                                abstained=True)
+                                rules=rules, chain=chain, caveats=_caveats(deps, scorer, rules),
+                                abstained=True, choice_margin=margin)
     return AttributedAnswer(answer=short_answer(rules, deps.question, kind=kind), rules=rules, chain=chain,
-                            caveats=_caveats(deps, scorer, selection, rules))
+                            caveats=_caveats(deps, scorer, rules), choice_margin=margin,
+                            may_be_about=may_be_about(deps, selection, [r.unit_id for r in rules]) if rules else [])
 
 
 def extractive_model(deps: AnswerDeps) -> FunctionModel:

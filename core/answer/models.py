@@ -23,6 +23,14 @@ class RuleClaims(BaseModel):
     claims: list[Claim] = Field(min_length=1)
 
 
+class RuleRef(BaseModel):
+    """A rule named without quoting it: a candidate of a close choice, one click from its source."""
+
+    unit_id: str
+    label: str
+    topic: str = Field(default="", description="what it is about: its title, or the nearest titled heading above it")
+
+
 class AttributedAnswer(BaseModel):
     answer: str = Field(description="short answer in plain words")
     rules: list[RuleClaims] = Field(default_factory=list)
@@ -30,6 +38,10 @@ class AttributedAnswer(BaseModel):
     caveats: list[str] = Field(default_factory=list)
     abstained: bool = Field(default=False, description="no provision found answers the question; the rules are "
                                                         "the closest, for the user to check")
+    may_be_about: list[RuleRef] = Field(default_factory=list, description="when the choice between candidate rules "
+                                        "was close: the two or three of them, best first (the answer cites the first)")
+    choice_margin: float | None = Field(default=None, description="the chosen rules' score lead over the next "
+                                        "candidate (extractive answer); None when there was none")
 
 
 class LlmRun(BaseModel):

@@ -25,7 +25,6 @@ class Wording:
     adds: str  # joins a second rule: "; {label} adds: "
     items_more: str  # "(and {n} more items)"
     nothing: str
-    unsure: str  # {labels}
     missing: str  # {terms}
     lower_first: bool
     empty: str  # the search found nothing to quote
@@ -36,23 +35,26 @@ class Wording:
 WORDINGS = {
     "en": Wording("Under {label}, ", " {label} adds: ", " (and {n} more items)",
                   "No provision in the corpus matched the question.",
-                  "The match is not clear-cut: check that {labels} is the provision you mean.",
                   "The cited text does not mention: {terms}.", True, "The search returned nothing to quote.",
-                  "The ingested provisions do not appear to say anything about {terms}; the closest are {labels}.",
-                  "The ingested provisions do not appear to answer this question; the closest are {labels}."),
+                  "The corpus does not cover this: no ingested provision says anything about {terms}. "
+                  "Closest provisions, listed for you to check and not as an answer: {labels}.",
+                  "The corpus does not cover this: no ingested provision answers the question. "
+                  "Closest provisions, listed for you to check and not as an answer: {labels}."),
     "vi": Wording("Theo {label}: ", " {label} quy định thêm: ", " (và {n} điểm khác)",
                   "Không tìm thấy điều khoản nào phù hợp với câu hỏi.",
-                  "Kết quả chưa chắc chắn: hãy kiểm tra {labels} có đúng là điều khoản cần tìm.",
                   "Văn bản được trích không đề cập: {terms}.", False,
                   "Tìm kiếm không trả về điều khoản nào để trích dẫn.",
-                  "Các điều khoản đã nạp dường như không quy định về {terms}; gần nhất là {labels}.",
-                  "Các điều khoản đã nạp dường như không trả lời câu hỏi này; gần nhất là {labels}."),
+                  "Văn bản đã nạp không điều chỉnh vấn đề này: không điều khoản nào quy định về {terms}. "
+                  "Các điều khoản gần nhất, chỉ để tham khảo, không phải câu trả lời: {labels}.",
+                  "Văn bản đã nạp không điều chỉnh vấn đề này: không điều khoản nào trả lời câu hỏi. "
+                  "Các điều khoản gần nhất, chỉ để tham khảo, không phải câu trả lời: {labels}."),
     "ko": Wording("{label}에 따르면, ", " {label}에서는: ", " (외 {n}개 항목)",
                   "질문에 맞는 조항을 찾지 못했습니다.",
-                  "확실하지 않은 결과입니다: {labels} 조항이 맞는지 확인하십시오.",
                   "인용된 조문에 다음 내용이 없습니다: {terms}.", False, "검색 결과에서 인용할 조문을 찾지 못했습니다.",
-                  "수집된 조문에는 {terms}에 관한 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}.",
-                  "수집된 조문에는 이 질문에 답하는 규정이 없는 것으로 보입니다. 가장 가까운 조문: {labels}."),
+                  "수집된 법령은 이 내용을 다루지 않습니다: {terms}에 관한 규정이 없습니다. "
+                  "참고로 가장 가까운 조문(답변 아님): {labels}.",
+                  "수집된 법령은 이 내용을 다루지 않습니다: 질문에 답하는 규정이 없습니다. "
+                  "참고로 가장 가까운 조문(답변 아님): {labels}."),
 }
 
 
@@ -112,10 +114,6 @@ def short_answer(rules: list[RuleClaims], question: str, item_limit: int = 4, ki
     for rule in rest[:1]:
         text += wording.adds.format(label=rule.label) + _rule_text(rule, wording, item_limit)
     return text if len(text) <= ANSWER_CHARS else text[: ANSWER_CHARS - 1].rstrip() + "…"
-
-
-def unsure_caveat(rules: list[RuleClaims], question: str) -> str:
-    return wording_for(rules, question).unsure.format(labels=", ".join(r.label for r in rules))
 
 
 def missing_caveat(rules: list[RuleClaims], question: str, words: list[str]) -> str:

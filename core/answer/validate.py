@@ -85,4 +85,8 @@ def finalise(answer: AttributedAnswer, problems: Problems, deps: AnswerDeps) -> 
     bad = {(e.source, e.type, e.target) for e in problems.bad_edges}
     rules = [_canonical(r, deps) for r in answer.rules if r.unit_id not in dropped]
     chain = [_stored_direction(e, deps) for e in answer.chain if (e.source, e.type, e.target) not in bad]
-    return answer.model_copy(update={"rules": rules, "chain": list({(e.source, e.type, e.target): e for e in chain}.values())})
+    # A candidate named outside the run's evidence is dropped, and each one kept gets its stored label.
+    about = [ref.model_copy(update={"label": deps.ledger.units[ref.unit_id].unit.label or ref.label})
+             for ref in answer.may_be_about if ref.unit_id in deps.ledger]
+    return answer.model_copy(update={"rules": rules, "may_be_about": about,
+                                     "chain": list({(e.source, e.type, e.target): e for e in chain}.values())})

@@ -30,6 +30,8 @@ def card_props(view: AnswerView, answer_id: str) -> dict[str, Any]:
     """`answerId` (the message's id) names the answer for its Export links and pairs the cards with the graph."""
     return {
         "cards": [card.model_dump(mode="json") for card in view.cards],
+        "mayBeAbout": [ref.model_dump(mode="json") for ref in view.may_be_about],
+        "abstained": view.abstained,
         "chain": chain_segments(view.chain, view.labels),
         "answerId": answer_id,
     }

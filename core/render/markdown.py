@@ -24,4 +24,9 @@ def answer_markdown(view: AnswerView) -> str:
     if view.caveats:
         lines += ["", "**Caveats**"]
         lines += [f"- {escape_markdown(c)}" for c in view.caveats]
+    if view.may_be_about:
+        named = " · ".join(escape_markdown(f"{r.topic}, {r.label}" if r.topic else r.label) for r in view.may_be_about)
+        lines += ["", f"**This may be about:** {named}"]
+    if view.abstained and view.cards:
+        lines += ["", "**Closest provisions below: the corpus does not cover the question; they are not an answer.**"]
     return "\n".join(lines)

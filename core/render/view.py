@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
-from core.answer.models import AnswerEnvelope
+from core.answer.models import AnswerEnvelope, RuleRef
 from core.domain import Edge
 from core.render.history import HistoryView
 from core.stores.queries import DocumentRecord, UnitRecord
@@ -48,6 +48,10 @@ class AnswerView(BaseModel):
     model: str
     notices: list[str] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list)
+    abstained: bool = Field(default=False, description="the corpus does not cover the question: the cards are the "
+                                                       "closest provisions, listed as such, not an answer")
+    may_be_about: list[RuleRef] = Field(default_factory=list, description="a close choice: the candidate rules, "
+                                        "best first, each opening its source")
     cards: list[RuleCardView] = Field(default_factory=list)
     chain: list[Edge] = Field(default_factory=list)
     labels: dict[str, str] = Field(default_factory=dict, description="unit id → label, for the chain line")
@@ -118,6 +122,8 @@ def build_view(
         model=envelope.model,
         notices=list(envelope.notices),
         caveats=list(answer.caveats),
+        abstained=answer.abstained,
+        may_be_about=[_named(ref, units) for ref in answer.may_be_about],
         cards=cards,
         chain=list(answer.chain),
         labels={n.id: n.label for n in nodes},
@@ -131,6 +137,13 @@ def build_view(
 def _label(units: Mapping[str, UnitRecord], unit_id: str) -> str:
     unit = units.get(unit_id)
     return (unit.label or unit.title or unit_id) if unit else unit_id
+
+
+def _named(ref: RuleRef, units: Mapping[str, UnitRecord]) -> RuleRef:
+    """A candidate as shown: its stored label and title where the answer gave none."""
+    unit = units.get(ref.unit_id)
+    return RuleRef(unit_id=ref.unit_id, label=ref.label or _label(units, ref.unit_id),
+                   topic=ref.topic or (unit.title if unit and unit.title else ""))
 
 
 def _document_title(units: Mapping[str, UnitRecord], titles: Mapping[str, str], unit_id: str) -> str:

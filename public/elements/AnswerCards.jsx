@@ -155,6 +155,7 @@ function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
 
 export default function AnswerCards() {
   const cards = props.cards || [];
+  const mayBeAbout = props.mayBeAbout || [];
   const segments = props.chain || [];
   const kept = useRef(undefined);
   if (kept.current === undefined) kept.current = keptPanel(props.answerId);
@@ -253,6 +254,23 @@ export default function AnswerCards() {
   const exportHref = (format) => `/api/answers/${encodeURIComponent(props.answerId)}/export?format=${format}`;
   return (
     <div className="flex flex-col gap-2 w-full" data-testid="answer-cards">
+      {mayBeAbout.length ? (
+        <div className="may-be-about text-sm" data-testid="may-be-about">
+          <span className="text-muted-foreground">This may be about: </span>
+          {mayBeAbout.map((ref, i) => (
+            <span key={ref.unit_id}>
+              {i ? <span className="mx-1 text-muted-foreground">·</span> : null}
+              <button type="button" className="candidate text-primary" style={{ textDecoration: "underline" }}
+                      data-unit-id={ref.unit_id} onPointerEnter={() => prefetch(ref.unit_id)}
+                      onClick={() => open(ref.unit_id)}>{ref.topic ? ref.topic + ", " + ref.label : ref.label}</button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {props.abstained && cards.length ? (
+        <div className="closest text-xs uppercase text-muted-foreground" data-testid="closest"
+             style={{ letterSpacing: "0.05em" }}>Closest provisions: the corpus does not cover the question, these are not an answer</div>
+      ) : null}
       {cards.map((card) => (
         <div key={card.unit_id} className="rule-card rounded-lg border border-border bg-card px-4 py-3"
              data-unit-id={card.unit_id} data-label={card.label}
