@@ -32,6 +32,7 @@ def card_props(view: AnswerView, answer_id: str) -> dict[str, Any]:
         "cards": [card.model_dump(mode="json") for card in view.cards],
         "chain": chain_segments(view.chain, view.labels),
         "answerId": answer_id,
+        "asOf": view.as_of,
     }
 
 
