@@ -2,7 +2,8 @@
 응급의료에 관한 법률 (cut to three articles, tests/versions_support.py), the date typed in the chat settings is the
 date the answer applies; the same question as of two dates cites two different wordings of 제60조제1항; the card
 flags the amendment adopted but not yet in force; the source view lists the versions, shows an older one's words
-on a click and compares two side by side, word by word; a date that is no date is refused with a message."""
+on a click and compares two side by side, word by word; the answer's permalink keeps its date, and its source page
+compares the versions too; a date that is no date is refused with a message."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from core.embeddings import SENTENCE_TRANSFORMERS
 from core.settings import Settings
 from ingest.pipeline import run_ingest
 from tests.app_process import app_env, running_app
-from tests.chat_page import ANSWER_TIMEOUT_MS, CARDS, CHROMIUM, LAUNCH_ARGS, ask, sign_in
+from tests.chat_page import ANSWER_TIMEOUT_MS, CARDS, CHROMIUM, LAUNCH_ARGS, ask, share_last_answer, sign_in
 from tests.test_browser_chat import ADMIN, OriginGuard, guarded_page
 from tests.versions_support import small_versions
 
@@ -111,6 +112,19 @@ def test_the_date_in_the_chat_picks_the_wording_and_the_source_compares_versions
         assert table.locator(".cw-old ins").count() == 0 and table.locator(".cw-new del").count() == 0
         assert table.locator(".cw-old del").count() >= 1  # "상해에 이르게 한" gave way to the new 폭행 clause
         page.keyboard.press("Escape")
+
+        # The permalink keeps the date it was answered for; its source page reads that day and compares.
+        link = share_last_answer(page)
+        shared = guarded_page(browser, guard)
+        sign_in(shared, app_url, ADMIN)
+        shared.goto(link)
+        assert shared.locator('[data-testid="answer-as-of"]').inner_text() == "Law as of 2026-07-01"
+        assert "As in force on 2026-07-01" in shared.locator('.rule-card [data-testid="as-of"]').first.inner_text()
+        shared.locator(".rule-card .see-source").first.click()
+        shared.locator('[data-testid="versions"] button[type="submit"]').click()
+        assert NEW_WORDS in " ".join(shared.locator('[data-testid="comparison"] td.new ins').all_inner_texts())
+        assert shared.locator('[data-testid="comparison"] td.old del').count() >= 1
+        shared.context.close()
 
         # A date that is no date: refused by name, the previous one kept.
         _set_date(page, "2026-13-45")
