@@ -123,14 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ingest", action="store_true", help="ingest the folder's versions into the corpus first")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    if args.ingest:
-        from ingest.pipeline import run_ingest  # a bench may import anything; only --ingest needs the writer
-
-        files = [p for p in sorted(args.folder.glob("*.md")) if p.name.lower() != "readme.md"]
-        summary = run_ingest(files, args.corpus, get_settings(), quiet=True)
-        if summary.failures:
-            print("\n".join(f.line() for f in summary.failures), file=sys.stderr)
-            return 1
+    if args.ingest and not ingest_first([p for p in sorted(args.folder.glob("*.md")) if p.name.lower() != "readme.md"],
+                                        args.corpus):
+        return 1
     result = run(args.folder, args.corpus)
     print(f"{'provisions':<14}{'checks':>8}{'right':>8}{'accuracy':>10}{'pending':>9}{'recall':>8}")
     for kind, row in result["scores"].items():
@@ -138,9 +133,23 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['pending_checks']:>9}{row['pending_recall'] or 0:>8.4f}")
     print(f"{result['provisions_that_change']} provisions change between {len(result['versions'])} versions; "
           f"{len(result['dates'])} dates; staged: {', '.join(result['staged_provisions']) or 'none'}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    save(result, args.out)
     return 0
+
+
+def ingest_first(files: list[Path], corpus: str) -> bool:
+    """The bench's files ingested into the corpus (the ingest command's path); False, said why, when one failed."""
+    from ingest.pipeline import run_ingest  # a bench may import anything; only --ingest needs the writer
+
+    summary = run_ingest(files, corpus, get_settings(), quiet=True)
+    if summary.failures:
+        print("\n".join(f.line() for f in summary.failures), file=sys.stderr)
+    return not summary.failures
+
+
+def save(result: dict, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

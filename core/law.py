@@ -52,6 +52,10 @@ def plain(law: LawAsOf) -> str:
     lines = [f"{law.label} as of {law.as_of}: {law.status}"
              + (f" (from {law.in_force_from}" + (f" until {law.in_force_until})" if law.in_force_until else ")")
                 if law.in_force_from else "")]
+    if law.note:
+        lines.append(f"  ({law.note})")
+    if law.applies_from:
+        lines.append(f"  the amended words apply only from {law.applies_from} (a later start the act itself gives them)")
     if law.text:
         lines.append(f"  {' '.join(law.text.split())}")
     lines += [f"  {e.date or 'undated'}: {e.action}" + (f" by {e.source}" if e.source else "") for e in law.events]

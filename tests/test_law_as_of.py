@@ -7,9 +7,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from bench import amendments_as_of as amendments_bench
 from bench import versions as versions_bench
 from core import law as law_cli
+from core.answer.service import answer_question
+from core.answer.text import render_text
+from core.chat.api_routes import AskRequest
 from core.embeddings import SENTENCE_TRANSFORMERS
 from core.settings import Settings
 from core.stores import queries
@@ -50,9 +55,9 @@ def ingested(ko_versions: Path, law_settings: Settings) -> Settings:
     return law_settings
 
 
-def _law(capsys, settings: Settings, monkeypatch, day: str, *labels: str) -> list[dict]:
+def _law(capsys, settings: Settings, monkeypatch, day: str, *labels: str, corpus: str = CORPUS) -> list[dict]:
     monkeypatch.setattr(law_cli, "get_settings", lambda: settings)
-    law_cli.main(["--corpus", CORPUS, "--as-of", day, "--json", *labels])
+    law_cli.main(["--corpus", corpus, "--as-of", day, "--json", *labels])
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
@@ -152,3 +157,41 @@ def test_a_promulgation_with_another_date_in_force_is_refused(ingested: Settings
     assert len(summary.failures) == 1 and "conflicting dates" in summary.failures[0].problem
     assert "21110" in summary.failures[0].problem
     assert _stored_wordings(ingested, neo4j_driver) == before
+
+
+QUESTION = "시ㆍ도지사는 응급처치 요령 등의 교육ㆍ홍보를 실시한 결과를 보건복지부장관에게 어떻게 하여야 하나요?"
+
+
+def test_the_same_question_on_two_dates_quotes_two_wordings(ingested: Settings) -> None:
+    # 제14조제3항 says 통보 in the version in force from 2025-03-18 and 보고 in the one in force from 2025-06-21.
+    early = answer_question(QUESTION, CORPUS, ingested, as_of="2025-04-01")
+    late = answer_question(QUESTION, CORPUS, ingested, as_of="2025-07-01")
+    assert early.as_of == "2025-04-01" and late.as_of == "2025-07-01"
+    quoted = [" ".join(c.text for r in e.answer.rules for c in r.claims) for e in (early, late)]
+    assert "통보하여야" in quoted[0] and "보고하여야" not in quoted[0]
+    assert "보고하여야" in quoted[1] and "통보하여야" not in quoted[1]
+    assert "law as in force on 2025-07-01" in render_text(late)
+
+
+def test_a_date_is_checked_where_it_is_typed() -> None:
+    with pytest.raises(ValidationError):
+        AskRequest.model_validate({"question": "q", "as_of": "2026-13-01"})
+    with pytest.raises(law_cli.DateError, match="not a date"):
+        law_cli.as_of_date("next tuesday")
+
+
+def test_amending_acts_read_before_and_on_their_date(law_settings: Settings, shared_root: Path, capsys,
+                                                    monkeypatch) -> None:
+    """The Vietnamese gazette chains: every gold instruction on a provision reads the old words the day before the
+    amending act takes effect and the new ones that day (issue 50, must show 2)."""
+    folder = shared_root / "corpora" / "real" / "vi-amendments"
+    if not folder.exists():
+        pytest.skip(f"vi-amendments not found under {shared_root}")
+    summary = run_ingest(sorted(folder.glob("*.txt")), "via-test", law_settings, quiet=True)
+    assert not summary.failures, summary.failures
+    monkeypatch.setattr(amendments_bench, "get_settings", lambda: law_settings)
+    result = amendments_bench.run(folder, "via-test")
+    assert result["checked"] >= 60 and result["accuracy"] >= 0.95, result["misses"][:5]
+    inserted = _law(capsys, law_settings, monkeypatch, "2025-12-31", "Nghị định 112/2021/NĐ-CP Điều 15a",
+                    corpus="via-test")[0]
+    assert inserted["status"] == "not_yet_in_force" and inserted["pending"][0]["date"] == "2026-01-01"
