@@ -84,11 +84,11 @@ def _links(links: Sequence[LinkedUnit]) -> list[LinkView]:
 def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequence[Quote] = (),
                      above: int = NEIGHBOURS, below: int = NEIGHBOURS,
                      histories: Mapping[str, HistoryView | None] | None = None,
-                     as_of: str | None = None) -> SourceView | None:
+                     as_of: str | None = None, known_dated: Mapping[str, DatedView] | None = None) -> SourceView | None:
     """None when the unit is not (or no longer) stored. Each quote marks the unit it names (the viewed one
     when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there.
-    `histories` holds histories already read (an answer's cards), so they are not read again. `as_of`: the
-    date (ISO) whose words the units show."""
+    `histories` holds histories already read (an answer's cards), so they are not read again, and `known_dated`
+    their dated lines. `as_of`: the date (ISO) whose words the units show."""
     context = source_context(driver, database, unit_id, above, below)
     if context is None:
         return None
@@ -104,7 +104,7 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
         words = dated_words(as_of, rows)
         # A unit not in force that day keeps its stored words; its dated line says why.
         shown = [words.apply(record) or record for record in shown]
-        dated = dated_view(law_as_of(driver, database, unit.id, as_of, unit.label))
+        dated = (known_dated or {}).get(unit.id) or dated_view(law_as_of(driver, database, unit.id, as_of, unit.label))
         versions = timeline(words.rows.get(unit.id, []), as_of)
     units = []
     for record in shown:
@@ -144,9 +144,11 @@ def card_sources(driver: Driver, database: str, view: AnswerView) -> dict[str, S
     first click on a card needs no request; views longer than EMBED_MAX_CHARS are left to the click."""
     quotes = answer_quotes(view)
     histories = {card.unit_id: card.history for card in view.cards}
+    known = {card.unit_id: card.dated for card in view.cards if card.dated is not None}
     found: dict[str, SourceView] = {}
     for card in view.cards:
-        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories, as_of=view.as_of)
+        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories, as_of=view.as_of,
+                                  known_dated=known)
         if source is not None and sum(len(s.text) for u in source.units for s in u.segments) <= EMBED_MAX_CHARS:
             found[card.unit_id] = source
     return found
