@@ -68,7 +68,7 @@ def _last_answer(page) -> dict:
             "label": card.get_attribute("data-label") or ""}
 
 
-def test_the_date_in_the_chat_picks_the_wording_and_the_source_compares_versions(app_url: str):
+def test_the_date_in_the_chat_picks_the_wording_and_the_source_compares_versions(app_url: str, tmp_path: Path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -110,7 +110,8 @@ def test_the_date_in_the_chat_picks_the_wording_and_the_source_compares_versions
         inserted = " ".join(table.locator(".cw-new ins").all_inner_texts())
         assert NEW_WORDS in inserted, inserted
         assert table.locator(".cw-old ins").count() == 0 and table.locator(".cw-new del").count() == 0
-        assert table.locator(".cw-old del").count() >= 1  # "상해에 이르게 한" gave way to the new 폭행 clause
+        assert table.locator(".cw-old del").count() >= 1  # "응급실에서" gave way to the widened place
+        page.screenshot(path=tmp_path / "as-of-comparison.png")  # for a look when it fails
         page.keyboard.press("Escape")
 
         # The permalink keeps the date it was answered for; its source page reads that day and compares.
