@@ -15,7 +15,7 @@ from core.app_db import create_schema, database_url, make_engine
 from core.chat import offline_page
 from core.chat.answer_message import COPY_LINK_ACTION
 from core.chat.api_routes import install_api_routes
-from core.chat.controls import RunOptions, available_methods, read_options, settings_widgets
+from core.chat.controls import RunOptions, available_methods, read_as_of, read_options, settings_widgets
 from core.chat.corpora import picker_corpora
 from core.chat.data_layer import CitewalkDataLayer
 from core.chat.element_faults import add_notice, send_each
@@ -28,6 +28,7 @@ from core.chat.storage import LocalStorageClient
 from core.chat.stored_views import keep_view, save_view, stored_view, views_in_steps
 from core.chat.warmup import warm_up
 from core.kept_secrets import ensure_auth_secret
+from core.render.markdown import escape_markdown
 from core.render.view import AnswerView
 from core.serve import files_folder_warning
 from core.settings import get_settings
@@ -120,10 +121,10 @@ def _views() -> dict[str, AnswerView]:
 @cl.on_settings_update
 async def settings_update(values: dict) -> None:
     # Checked against the corpora on disk (a thread's job: it lists the data dir), as the API checks its own.
-    change = read_options(values, _options(), await asyncio.to_thread(answerable_corpora, settings))
+    change = read_as_of(values, read_options(values, _options(), await asyncio.to_thread(answerable_corpora, settings)))
     cl.user_session.set("options", change.options)
     for problem in change.problems:
-        await cl.Message(content=problem).send()
+        await cl.Message(content=escape_markdown(problem)).send()
 
 
 @cl.on_message

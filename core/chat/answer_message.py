@@ -34,6 +34,7 @@ def card_props(view: AnswerView, answer_id: str) -> dict[str, Any]:
         "abstained": view.abstained,
         "chain": chain_segments(view.chain, view.labels),
         "answerId": answer_id,
+        "asOf": view.as_of,
     }
 
 

@@ -1,10 +1,11 @@
-"""The chat settings panel (corpus, retrieval method, hops, edge types, k) and its typed reading."""
+"""The chat settings panel (corpus, retrieval method, hops, edge types, k, the law's date) and its typed reading."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
-from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider
+from chainlit.input_widget import InputWidget, MultiSelect, Select, Slider, TextInput
 from pydantic import BaseModel, Field
 
 from core.domain import CITATION_EDGE_TYPES
@@ -37,6 +38,7 @@ def settings_widgets(corpora: list[str], methods: list[str], defaults: RunOption
                     items={t.value.lower().replace("_", " "): t.value for t in CITATION_EDGE_TYPES},
                     initial=defaults.edge_types),
         Slider(id="k", label="Provisions to search (k)", initial=defaults.k, min=3, max=20, step=1),
+        as_of_widget(defaults),
     ]
     return widgets
 
@@ -45,6 +47,37 @@ class PanelChange(BaseModel):
     """What a settings change leaves in force, and what the user is told about the values it refused."""
     options: RunOptions
     problems: list[str] = Field(default_factory=list)
+
+
+def as_of_widget(defaults: RunOptions) -> TextInput:
+    """A text field holding an ISO date, today's until the user types another: a date years back is typed, not
+    paged to month by month in a calendar."""
+    return TextInput(id=AS_OF, label="Law as of (YYYY-MM-DD)", initial=defaults.as_of or date.today().isoformat(),
+                     placeholder="YYYY-MM-DD", description="Answers quote the provisions as in force on this date.")
+
+
+AS_OF = "as_of"
+
+
+def read_as_of(values: Mapping[str, Any], change: PanelChange) -> PanelChange:
+    """The panel's "Law as of": an ISO date, or empty for today; anything else keeps the previous date and
+    says so."""
+    current = change.options
+    if AS_OF not in values or values[AS_OF] is None:
+        return change
+    raw = values[AS_OF]
+    text = raw.strip()[:40] if isinstance(raw, str) else f"a {type(raw).__name__}"
+    if not text:
+        return change.model_copy(update={"options": current.model_copy(update={"as_of": None})})
+    try:
+        if not isinstance(raw, str):
+            raise ValueError(text)
+        day = date.fromisoformat(text).isoformat()
+    except ValueError:
+        kept = current.as_of or f"today ({date.today().isoformat()})"
+        problem = f"Law as of: {text!r} is not a date (write YYYY-MM-DD, e.g. 2024-03-01); answers stay as of {kept}."
+        return change.model_copy(update={"problems": [*change.problems, problem]})
+    return change.model_copy(update={"options": current.model_copy(update={"as_of": day})})
 
 
 def read_options(values: Mapping[str, Any], current: RunOptions, corpora: Sequence[str]) -> PanelChange:

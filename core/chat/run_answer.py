@@ -34,7 +34,8 @@ async def answer_in_chat(
             await presenter.handle(event)
 
     try:
-        await presenter.prepare(f"corpus {options.corpus}, method {options.method}")
+        dated = f", law as of {options.as_of}" if options.as_of else ""
+        await presenter.prepare(f"corpus {options.corpus}, method {options.method}{dated}")
         envelope = await chat_envelope(question, options, settings, on_event)
     finally:
         await presenter.close_all()

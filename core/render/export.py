@@ -1,6 +1,6 @@
 """An answer for the audit file, as Markdown and as DOCX: the question, the short answer, each rule's claims
 with the words quoted, the reasoning chain, the corpus and each cited document's ingest date, the answer's id
-and time. The chat, the permalink page and the API all export through `answer_export`.
+and time, and the date whose law the answer applies (each rule as in force that day, with its pending changes). The chat, the permalink page and the API all export through `answer_export`.
 
 Markdown escapes everything a document or model wrote (a Markdown viewer shows `<script>` as text); DOCX
 text runs are plain text already, so only characters XML cannot carry are dropped.
@@ -34,6 +34,7 @@ class ExportRule(BaseModel):
     label: str
     document_title: str = ""
     status: str = ""
+    dated: list[str] = Field(default_factory=list, description="as in force on the date, then each pending change")
     claims: list[ExportClaim] = Field(default_factory=list)
     provision_text: str = ""
 
@@ -47,6 +48,7 @@ class ExportDocument(BaseModel):
 class AnswerExport(BaseModel):
     answer_id: str
     answered_at: str = ""
+    as_of: str | None = None
     exported_at: str
     question: str
     corpus: str
@@ -61,12 +63,13 @@ class AnswerExport(BaseModel):
 
 def answer_export(view: AnswerView, answer_id: str) -> AnswerExport:
     return AnswerExport(
-        answer_id=answer_id, answered_at=view.answered_at,
+        answer_id=answer_id, answered_at=view.answered_at, as_of=view.as_of,
         exported_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         question=view.question, corpus=view.corpus, answer=view.answer, mode_line=view.mode_line,
         notices=list(view.notices), caveats=list(view.caveats),
         rules=[ExportRule(unit_id=c.unit_id, label=c.label, document_title=c.document_title,
                           status=c.history.headline if c.history else "", provision_text=c.text,
+                          dated=[c.dated.line, *(p.line for p in c.dated.pending)] if c.dated else [],
                           claims=[ExportClaim(text=x.text, paragraph=x.paragraph) for x in c.claims]) for c in view.cards],
         chain=chain_line(view.chain, view.labels),
         documents=[ExportDocument(title=d.title or d.id, ingested_at=d.ingested_at,
@@ -79,7 +82,7 @@ def file_stem(export: AnswerExport) -> str:
 
 
 def _provenance(export: AnswerExport) -> list[tuple[str, str]]:
-    return [("Corpus", export.corpus), ("Answer id", export.answer_id),
+    return [("Corpus", export.corpus), ("Law as of", export.as_of or "not recorded"), ("Answer id", export.answer_id),
             ("Answered", export.answered_at or "not recorded"), ("Exported", export.exported_at)]
 
 
@@ -90,8 +93,10 @@ def _document_line(doc: ExportDocument) -> str:
 
 def export_markdown(export: AnswerExport) -> str:
     e = escape_markdown
-    lines = ["# Citewalk answer", "", f"**Question:** {e(export.question)}", "", "## Short answer", "", e(export.answer),
-             "", f"*{e(export.mode_line)}*"]
+    lines = ["# Citewalk answer", "", f"**Question:** {e(export.question)}", ""]
+    if export.as_of:
+        lines += [f"**Law as of:** {e(export.as_of)}", ""]
+    lines += ["## Short answer", "", e(export.answer), "", f"*{e(export.mode_line)}*"]
     lines += [item for notice in export.notices for item in ("", f"> **Note:** {e(notice)}")]
     if export.caveats:
         lines += ["", "**Caveats**", *(f"- {e(c)}" for c in export.caveats)]
@@ -102,6 +107,7 @@ def export_markdown(export: AnswerExport) -> str:
             lines += [f"Document: {e(rule.document_title)}", ""]
         if rule.status:
             lines += [f"**Status:** {e(rule.status)}", ""]
+        lines += [item for line in rule.dated for item in (e(line), "")]
         for claim in rule.claims:
             lines.append(f"> {e(claim.text)}" + (f" — {e(claim.paragraph)}" if claim.paragraph else ""))
             lines.append(">")
@@ -128,6 +134,10 @@ def export_docx(export: AnswerExport) -> bytes:
     question = document.add_paragraph()
     question.add_run("Question: ").bold = True
     question.add_run(s(export.question))
+    if export.as_of:
+        dated = document.add_paragraph()
+        dated.add_run("Law as of: ").bold = True
+        dated.add_run(s(export.as_of))
     document.add_heading("Short answer", level=1)
     document.add_paragraph(s(export.answer))
     document.add_paragraph().add_run(s(export.mode_line)).italic = True
@@ -142,6 +152,8 @@ def export_docx(export: AnswerExport) -> bytes:
             document.add_paragraph(s(f"Document: {rule.document_title}"))
         if rule.status:
             document.add_paragraph().add_run(s(f"Status: {rule.status}")).bold = True
+        for line in rule.dated:
+            document.add_paragraph(s(line))
         for claim in rule.claims:
             quote = document.add_paragraph(style="Intense Quote")
             quote.add_run(s(claim.text))

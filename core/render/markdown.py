@@ -19,6 +19,8 @@ def escape_markdown(text: str) -> str:
 def answer_markdown(view: AnswerView) -> str:
     lines = [escape_markdown(view.answer or "No answer could be grounded in the provisions found."), ""]
     lines.append(f"*{escape_markdown(view.mode_line)}*")
+    if view.as_of_line:
+        lines += ["", f"**{escape_markdown(view.as_of_line)}**"]
     for notice in view.notices:
         lines += ["", f"> **Note:** {escape_markdown(notice)}"]
     if view.caveats:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from core.render.chain import chain_segments
+from core.render.compare import Comparison
 from core.render.graph_html import graph_html
 from core.render.source_view import SourceView
 from core.render.templating import render
@@ -34,14 +35,18 @@ def _source_href(token: str, shared: frozenset[str] | None = None) -> Callable[[
 
 
 def source_page_html(view: SourceView | None, *, token: str, question: str, shared: frozenset[str], problem: str = "",
-                     whole: bool = False) -> str:
+                     whole: bool = False, version: str | None = None, comparison: Comparison | None = None) -> str:
     """The permalink's read-only source view of one unit; `problem` says why none is shown. Its citation links
-    lead only to the `shared` answer's units: the permalink opens no others."""
+    lead only to the `shared` answer's units: the permalink opens no others. `version` (a date in force) shows
+    that wording of the unit, `comparison` two of its wordings side by side."""
     href = _source_href(token, shared)
     whole_href = href(view.unit_id) + ("" if whole else "&whole=1") if view else ""
     page_href = f"/answers/{token}/source/page?{urlencode({'unit': view.unit_id})}" if view else ""
+    shown = next((v for v in view.versions if v.valid_from == version), None) if view and version else None
     return render("source_page.html.j2", view=view, token=token, question=question, problem=problem,
-                  href=href, whole_href=whole_href, page_href=page_href)
+                  href=href, whole_href=whole_href, page_href=page_href, shown_version=shown, comparison=comparison,
+                  version_href=lambda day: href(view.unit_id if view else "") + "&" + urlencode({"version": day}),
+                  compare_action=f"/answers/{token}/source")
 
 
 def message_page_html(title: str, message: str, sign_in_link: bool = False) -> str:

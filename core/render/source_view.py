@@ -1,6 +1,8 @@
 """A provision in its document, for the "See the source" view: the document's title, the headings down to the
 unit, its neighbours above and below with the answer's quoted words marked, the units it cites and is cited
-by, where it sits in the source file, and its history and status from current law.
+by, where it sits in the source file, and its history and status from current law. Read as of a date, the
+units show the words in force that day (an act ingested with versions, core.answer.dated), and a provision with
+several wordings has its version timeline; any two of them compare word by word (core.render.compare).
 
 Read through core.stores.queries (parameterised Cypher); rendered by the chat's AnswerCards element (React,
 text only) and by the permalink's source page (Jinja, autoescaped), so nothing here is markup.
@@ -12,12 +14,16 @@ from collections.abc import Mapping, Sequence
 from neo4j import Driver
 from pydantic import BaseModel, Field
 
+from core.answer.dated import dated_words
+from core.as_of import WordingRow
 from core.render.chain import edge_word
+from core.render.compare import Comparison, compare
+from core.render.dated import DatedView, VersionView, dated_view, timeline
 from core.render.highlight import Quote, Segment, segments
 from core.render.history import HistoryView, read_history
 from core.render.source_location import SourceLocation, locate
 from core.render.view import AnswerView
-from core.stores.queries import LinkedUnit, UnitRecord, source_context
+from core.stores.queries import LinkedUnit, UnitRecord, law_as_of, source_context, wordings
 
 NEIGHBOURS = 3
 WHOLE_DOCUMENT = 2000
@@ -59,6 +65,9 @@ class SourceView(BaseModel):
     location: SourceLocation = Field(default_factory=SourceLocation)
     history: HistoryView | None = None
     quotes_found: bool = Field(default=False, description="whether any quoted words were found in the units shown")
+    as_of: str | None = Field(default=None, description="the date the units' words are read for (None: as stored)")
+    dated: DatedView | None = Field(default=None, description="the unit's status that day and its pending changes")
+    versions: list[VersionView] = Field(default_factory=list, description="the unit's wordings, when it has several")
 
 
 def _heading(unit: UnitRecord) -> str:
@@ -74,10 +83,12 @@ def _links(links: Sequence[LinkedUnit]) -> list[LinkView]:
 
 def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequence[Quote] = (),
                      above: int = NEIGHBOURS, below: int = NEIGHBOURS,
-                     histories: Mapping[str, HistoryView | None] | None = None) -> SourceView | None:
+                     histories: Mapping[str, HistoryView | None] | None = None,
+                     as_of: str | None = None, known_dated: Mapping[str, DatedView] | None = None) -> SourceView | None:
     """None when the unit is not (or no longer) stored. Each quote marks the unit it names (the viewed one
     when it names none), so an extractive claim quoting an item under its rule's lead-in is marked there.
-    `histories` holds histories already read (an answer's cards), so they are not read again."""
+    `histories` holds histories already read (an answer's cards), so they are not read again, and `known_dated`
+    their dated lines. `as_of`: the date (ISO) whose words the units show."""
     context = source_context(driver, database, unit_id, above, below)
     if context is None:
         return None
@@ -86,6 +97,15 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
     for quote in quotes:
         by_unit.setdefault(quote.unit_id or unit.id, []).append(quote)
     shown = [*context.above, unit, *context.below]
+    dated: DatedView | None = None
+    versions: list[VersionView] = []
+    if as_of is not None:
+        rows = wordings(driver, database, [record.id for record in shown])
+        words = dated_words(as_of, rows)
+        # A unit not in force that day keeps its stored words; its dated line says why.
+        shown = [words.apply(record) or record for record in shown]
+        dated = (known_dated or {}).get(unit.id) or dated_view(law_as_of(driver, database, unit.id, as_of, unit.label))
+        versions = timeline(words.rows.get(unit.id, []), as_of)
     units = []
     for record in shown:
         parts = segments(record.text, by_unit.get(record.id, ()))
@@ -102,8 +122,21 @@ def read_source_view(driver: Driver, database: str, unit_id: str, quotes: Sequen
         location=locate(document.source_path if document else "", unit.text, context.metadata),
         history=histories[unit.id] if histories is not None and unit.id in histories else read_history(
             driver, database, unit.id, unit.text),
-        quotes_found=any(u.marked for u in units),
+        quotes_found=any(u.marked for u in units), as_of=as_of, dated=dated, versions=versions,
     )
+
+
+def read_comparison(driver: Driver, database: str, unit_id: str, old_from: str, new_from: str) -> Comparison | None:
+    """Two of the unit's wordings, named by their dates in force, compared word by word; None when the unit has
+    no wording in force from either date."""
+    rows = [WordingRow(**r) for r in wordings(driver, database, [unit_id]).get(unit_id, [])]
+    by_start = {r.valid_from: r for r in rows if not r.empty}
+    old, new = by_start.get(old_from), by_start.get(new_from)
+    if old is None or new is None:
+        return None
+    if old.valid_from > new.valid_from:
+        old, new = new, old
+    return compare(unit_id, old.valid_from, old.text, new.valid_from, new.text, old.title or "", new.title or "")
 
 
 def card_sources(driver: Driver, database: str, view: AnswerView) -> dict[str, SourceView]:
@@ -111,9 +144,11 @@ def card_sources(driver: Driver, database: str, view: AnswerView) -> dict[str, S
     first click on a card needs no request; views longer than EMBED_MAX_CHARS are left to the click."""
     quotes = answer_quotes(view)
     histories = {card.unit_id: card.history for card in view.cards}
+    known = {card.unit_id: card.dated for card in view.cards if card.dated is not None}
     found: dict[str, SourceView] = {}
     for card in view.cards:
-        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories)
+        source = read_source_view(driver, database, card.unit_id, quotes, histories=histories, as_of=view.as_of,
+                                  known_dated=known)
         if source is not None and sum(len(s.text) for u in source.units for s in u.segments) <= EMBED_MAX_CHARS:
             found[card.unit_id] = source
     return found

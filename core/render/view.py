@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from core.answer.models import AnswerEnvelope, RuleRef
 from core.domain import Edge
+from core.render.dated import DatedView
 from core.render.history import HistoryView
 from core.stores.queries import DocumentRecord, UnitRecord
 
@@ -29,6 +30,7 @@ class RuleCardView(BaseModel):
     claims: list[ClaimView] = Field(default_factory=list)
     text: str = Field(default="", description="the full provision text, shown collapsed")
     history: HistoryView | None = Field(default=None, description="amendments and status, when any are recorded")
+    dated: DatedView | None = Field(default=None, description="as in force on the answer's date, and pending changes")
 
 
 class NodeView(BaseModel):
@@ -59,6 +61,12 @@ class AnswerView(BaseModel):
     edges: list[Edge] = Field(default_factory=list)
     documents: list[DocumentRecord] = Field(default_factory=list, description="the cited documents and their ingest")
     answered_at: str = ""
+    as_of: str | None = Field(default=None, description="the date the answer applies: the law as in force that day")
+
+    @property
+    def as_of_line(self) -> str:
+        """Which date the answer applies, said wherever the answer is shown, shared or exported."""
+        return f"Law as of {self.as_of}" if self.as_of else ""
 
     def unit_ids(self) -> frozenset[str]:
         """Every unit the answer shows: its cards, the sub-units its claims quote, its chain and its graph's nodes.
@@ -84,6 +92,7 @@ def build_view(
     histories: Mapping[str, HistoryView] | None = None,
     documents: Mapping[str, DocumentRecord] | None = None,
     answered_at: str = "",
+    dated: Mapping[str, DatedView] | None = None,
 ) -> AnswerView:
     """Resolve ids to labels/text; the graph holds the evidence units plus every unit the answer names."""
     answer = envelope.answer
@@ -95,6 +104,7 @@ def build_view(
             claims=[ClaimView(text=c.text, paragraph=c.paragraph, span=c.span, unit_id=c.unit_id) for c in rule.claims],
             text=units[rule.unit_id].text if rule.unit_id in units else "",
             history=(histories or {}).get(rule.unit_id),
+            dated=(dated or {}).get(rule.unit_id),
         )
         for rule in answer.rules
     ]
@@ -131,6 +141,7 @@ def build_view(
         edges=graph_edges,
         documents=_cited_documents(cards, units, documents or {}),
         answered_at=answered_at,
+        as_of=envelope.as_of,
     )
 
 

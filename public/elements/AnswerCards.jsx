@@ -61,6 +61,97 @@ function History({ history }) {
   );
 }
 
+// The date the answer applies: "As in force on D", then each change adopted but not yet in force.
+function AsOf({ dated }) {
+  if (!dated) return null;
+  return (
+    <div className="cw-as-of text-xs" data-testid="as-of"
+         style={{ borderLeft: "3px solid #5b7bb0", padding: "2px 10px", margin: "6px 0", background: "rgba(91,123,176,0.08)" }}>
+      <div className="cw-as-of-line font-semibold">{dated.line}</div>
+      {dated.pending.map((change, i) => <div key={i} className="cw-pending" style={{ color: "#8a5a00" }}>{change.line}</div>)}
+    </div>
+  );
+}
+
+// Two wordings side by side (신구조문대비표): the older with what went struck, the newer with what came marked.
+function Comparison({ comparison }) {
+  const column = (parts) => parts.map((part, i) => part.change === "del"
+    ? <del key={i} style={{ background: "#fbe4e2", color: "#8c1d18" }}>{part.text}</del>
+    : part.change === "ins"
+      ? <ins key={i} style={{ background: "#e3f4e5", color: "#1d5b27", textDecoration: "none" }}>{part.text}</ins>
+      : <span key={i}>{part.text}</span>);
+  const cell = { border: "1px solid hsl(var(--border))", padding: "6px", verticalAlign: "top", whiteSpace: "pre-wrap" };
+  return (
+    <table className="cw-comparison mt-2 text-xs" data-testid="comparison" style={{ width: "100%", tableLayout: "fixed", borderCollapse: "collapse" }}>
+      <thead><tr>
+        <th style={cell}>In force from {comparison.old_from}{comparison.old_heading ? " · " + comparison.old_heading : ""}</th>
+        <th style={cell}>In force from {comparison.new_from}{comparison.new_heading ? " · " + comparison.new_heading : ""}</th>
+      </tr></thead>
+      <tbody><tr>
+        <td className="cw-old" style={cell}>{column(comparison.old)}</td>
+        <td className="cw-new" style={cell}>{column(comparison.new)}</td>
+      </tr></tbody>
+      {comparison.changed ? null : <caption className="text-muted-foreground">The two wordings read the same.</caption>}
+    </table>
+  );
+}
+
+// A provision's wordings oldest first: a click shows that version's words; any two compare word by word.
+function Versions({ view }) {
+  const versions = view.versions || [];
+  const current = versions.findIndex((v) => v.current);
+  const newer = current > 0 ? current : versions.length - 1;
+  const [shown, setShown] = useState(null);
+  const [pair, setPair] = useState([(versions[Math.max(newer - 1, 0)] || {}).valid_from, (versions[newer] || {}).valid_from]);
+  const [comparison, setComparison] = useState(null);
+  const [problem, setProblem] = useState(null);
+  if (versions.length < 2) return null;
+  const compare = () => {
+    setProblem(null);
+    fetch("/api/source/compare", {
+      method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ unit_id: view.unit_id, old: pair[0], new: pair[1] }),
+    }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }))
+      .then(setComparison, (e) => { setComparison(null); setProblem(String(e.message || e)); });
+  };
+  const version = versions.find((v) => v.valid_from === shown);
+  const choose = (i) => (
+    <select className="cw-compare-pick rounded border border-border bg-background text-xs" data-testid={i ? "compare-new" : "compare-old"}
+            value={pair[i]} onChange={(e) => setPair(i ? [pair[0], e.target.value] : [e.target.value, pair[1]])}>
+      {versions.map((v) => <option key={v.valid_from} value={v.valid_from}>{v.valid_from}</option>)}
+    </select>
+  );
+  return (
+    <div className="cw-versions mt-2" data-testid="versions">
+      <div className="text-xs uppercase text-muted-foreground" style={{ letterSpacing: "0.05em" }}>Versions ({versions.length})</div>
+      <ol className="text-xs" style={{ paddingLeft: "1.1rem", listStyle: "decimal" }}>
+        {versions.map((v) => (
+          <li key={v.valid_from} className={"cw-version-item" + (v.current ? " current" : "")}>
+            <button type="button" className="cw-version text-primary" data-from={v.valid_from}
+                    style={{ textDecoration: "underline", fontWeight: v.current ? 600 : 400 }}
+                    onClick={() => setShown(v.valid_from === shown ? null : v.valid_from)}>{v.span}</button>
+            {v.source ? <span className="ml-1 text-muted-foreground">{v.source}</span> : null}
+            {v.current ? <span className="ml-1 text-muted-foreground">· in force on {view.as_of}</span> : v.pending ? <span className="ml-1 text-muted-foreground">· pending</span> : null}
+          </li>
+        ))}
+      </ol>
+      {version ? (
+        <div className="cw-version-text mt-1 text-xs" data-testid="version-text">
+          <div className="text-muted-foreground">Wording {version.span}</div>
+          <div className="whitespace-pre-wrap rounded-md bg-muted p-2" style={{ lineHeight: 1.6 }}>{version.text}</div>
+        </div>
+      ) : null}
+      <div className="mt-1 flex flex-wrap text-xs" style={{ alignItems: "center", columnGap: "0.4rem" }}>
+        Compare {choose(0)} with {choose(1)}
+        <button type="button" className="cw-compare text-primary" data-testid="compare" style={{ textDecoration: "underline" }}
+                onClick={compare}>Compare</button>
+      </div>
+      {problem ? <div className="cw-problem text-xs">The comparison cannot be shown: {problem}</div> : null}
+      {comparison ? <Comparison comparison={comparison} /> : null}
+    </div>
+  );
+}
+
 function Links({ title, items, open, prefetch, testid }) {
   return (
     <div className="mt-3" data-testid={testid}>
@@ -119,6 +210,8 @@ function SourceView({ view, quotes, open, prefetch, whole, showWhole }) {
         <div className="cw-headings text-xs text-muted-foreground">{view.headings.join(" › ")}</div>
       ) : null}
       <Where view={view} />
+      <AsOf dated={view.dated} />
+      <Versions key={view.unit_id} view={view} />
       <History history={view.history} />
       <div className="cw-document mt-1 rounded-md border border-border px-3 py-1"
            style={{ maxHeight: "55vh", overflowY: "auto" }}>
@@ -190,7 +283,7 @@ export default function AnswerCards() {
     const span = wholeDocument ? WHOLE_DOCUMENT : NEIGHBOURS;
     const pending = fetch("/api/source", {
       method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span }),
+      body: JSON.stringify({ unit_id: id, quotes: quotesOf(cards), above: span, below: span, as_of: props.asOf || null }),
     }).then((r) => r.ok ? r.json() : r.json().then((e) => { throw new Error(e.detail || r.statusText); }, () => { throw new Error(r.statusText); }));
     pending.then((source) => { ready.current.set(key, source); cache.current.set(key, pending); }, () => null);
     return pending;
@@ -254,6 +347,7 @@ export default function AnswerCards() {
   const exportHref = (format) => `/api/answers/${encodeURIComponent(props.answerId)}/export?format=${format}`;
   return (
     <div className="flex flex-col gap-2 w-full" data-testid="answer-cards">
+      {props.asOf ? <div className="cw-answer-as-of text-xs font-semibold" data-testid="answer-as-of">Law as of {props.asOf}</div> : null}
       {mayBeAbout.length ? (
         <div className="may-be-about text-sm" data-testid="may-be-about">
           <span className="text-muted-foreground">This may be about: </span>
@@ -293,6 +387,7 @@ export default function AnswerCards() {
               </li>
             ))}
           </ul>
+          <AsOf dated={card.dated} />
           <History history={card.history} />
           {card.text ? (
             <details className="mt-1">
