@@ -1,18 +1,12 @@
 """'Current law' of one unit, from what ingest recorded: typed amendment edges and amendment history.
 
-Two kinds of record say a unit changed, and a unit may carry both:
-- AMENDS / REPLACES edges from an amending provision (source) to the amended unit (target), with the
-  instruction's action (replaced, inserted, deleted, repealed, amended) when the grammar read one (EU
-  amending acts, Korean 부칙 instructions). Only an edge resolved to this exact unit says something about
-  it: "paragraph 6 is deleted" that resolved to its article (no unit of its own) does not repeal the article.
-- metadata["amendment_history"] on the unit itself, a JSON list written by the grammars that state the
-  history beside the text rather than as instructions: Korean `<개정 …>` / `<신설 …>` / `삭제 <…>` tags
-  ({action, date, note}), Vietnamese provenance notes ({kinds, by, act, effective_date}), UK "F47 …
-  substituted … by S.I. 2019/419" notes ({marker, action, date, by, note}).
+- AMENDS / REPLACES edges from an amending provision to the amended unit, with the instruction's action when the
+  grammar read one; only an edge resolved to this exact unit says something about it.
+- metadata["amendment_history"], a JSON list from grammars that state history beside the text (Korean `<개정 …>`
+  tags, Vietnamese provenance notes, UK "F47 …" notes).
 
-`read` turns them into one CurrentLaw: in force or repealed (and by what, when), every event in date
-order, and the unit that holds the newest text when an amending provision replaced or inserted it.
-The graph query (core.stores.queries.current_law) and the real-file checks (bench.real) both call it.
+`read` turns them into one CurrentLaw: in force or repealed, every event in date order, and the unit holding the
+newest text. The graph query (core.stores.queries.current_law) and bench.real both call it.
 """
 from __future__ import annotations
 
@@ -410,11 +404,6 @@ class ParsedLaw:
         return Incoming(source_id=source_id, source_label=source.label if source else source_id, type=edge_type,
                         action=action, resolution=resolution or "exact", date=date, same_document=same_document,
                         new_text=new_text, words=words)
-
-
-def read_parsed(unit_id: str, units: dict[str, LegalUnit], edges: Iterable[Edge]) -> CurrentLaw:
-    """One unit's record from a parse; `ParsedLaw` when reading many units of the same parse."""
-    return ParsedLaw(units, edges).read(unit_id)
 
 
 def caveats(graph, unit_ids: Iterable[str]) -> list[str]:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from core.current_law import Incoming, read, read_parsed
+from core.current_law import Incoming, ParsedLaw, read
 from core.domain import Edge, EdgeType, StoreError
 from ingest.graph import CorpusGraph, build_graph
 from tests.eu_texts import ACT, AMENDED, UK_NOTES
@@ -27,7 +27,7 @@ def _graph(tmp_path: Path, files: dict[str, str], corpus: str = "t") -> CorpusGr
 def _laws(graph: CorpusGraph):
     units = {u.id: u for d in graph.documents for u in d.units}
     by_label = {u.label: u.id for u in units.values()}
-    return units, lambda label: read_parsed(by_label[label], units, graph.edges)
+    return units, lambda label: ParsedLaw(units, graph.edges).read(by_label[label])
 
 
 def test_eu_amending_act_gives_the_amended_units_their_current_law(tmp_path: Path) -> None:
@@ -70,10 +70,10 @@ def test_uk_notes_give_dates_acts_and_the_repeal(tmp_path: Path) -> None:
     graph = _graph(tmp_path, {"uk.txt": UK_NOTES})
     units = {u.id: u for d in graph.documents for u in d.units}
     by_text = {u.text.split("\n")[-1][:6]: u.id for u in units.values()}
-    substituted = read_parsed(by_text["1. F1‘"], units, graph.edges)
+    substituted = ParsedLaw(units, graph.edges).read(by_text["1. F1‘"])
     assert [(e.action, e.date, e.by) for e in substituted.events] == [("replaced", "2020-12-31", "S.I. 2019/419")]
     assert not substituted.repealed
-    omitted = read_parsed(by_text["2. F2."], units, graph.edges)
+    omitted = ParsedLaw(units, graph.edges).read(by_text["2. F2."])
     assert omitted.repealed and omitted.repealed_on == "2020-12-31" and omitted.repealed_by == "S.I. 2019/419"
 
 
@@ -193,7 +193,7 @@ def test_vietnamese_notes_give_history_and_repeal_and_no_guessed_amends(tmp_path
     # "có nội dung bị bãi bỏ" removed part of the article, not the article; its point b) is the part.
     assert not article.repealed
     point = next(u for u in units.values() if u.text.startswith("b) (được bãi bỏ)"))
-    assert read_parsed(point.id, units, graph.edges).repealed
+    assert ParsedLaw(units, graph.edges).read(point.id).repealed
     # Near words ("được sửa đổi, bổ sung") type nothing in a codification; whole acts are named, no provision.
     assert not [e for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES) and e.action is None]
     names = {x.raw for x in graph.externals}

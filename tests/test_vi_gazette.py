@@ -235,7 +235,7 @@ Chánh Văn phòng Bộ chịu trách nhiệm thi hành./."
 
 
 def test_vbhn_footnotes_are_history_of_the_marked_unit(tmp_path: Path) -> None:
-    from core.current_law import read_parsed
+    from core.current_law import ParsedLaw
 
     graph = _graph(tmp_path, {"vbhn06.txt": VBHN})
     units = {u.id: u for d in graph.documents for u in d.units}
@@ -249,7 +249,7 @@ def test_vbhn_footnotes_are_history_of_the_marked_unit(tmp_path: Path) -> None:
     assert units["t/vbhn06/art-9"].title == "Hiệu lực thi hành"
     assert "t/vbhn06/art-9/cl-1" in units
     assert not [e for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
-    law = read_parsed(point.id, units, graph.edges)
+    law = ParsedLaw(units, graph.edges).read(point.id)
     assert [(e.action, e.date, e.by) for e in law.events] == [("amended", "2018-03-01", "khoản 1 Điều 8 Thông tư số 50/2017/TT-BYT")]
 
 
