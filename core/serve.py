@@ -2,11 +2,8 @@
 
     python -m core.serve [--host 127.0.0.1] [--port 8000]
 
-Chainlit keeps each session's files (the answer's rule cards and graph travel through them) under
-`<CHAINLIT_APP_ROOT or cwd>/.files` and deletes that whole folder when the process stops, so every process
-started in one clone deletes the others' files. Chainlit 2.12 has no setting for that folder but the app root,
-which also decides where `.chainlit/config.toml`, `public/` and `chainlit.md` are read from: the worker's root
-links those three back to the clone, and `.files` is the only real folder in it.
+Chainlit deletes `<app root>/.files` when a process stops, so workers of one clone sharing a root delete each
+other's files. Each worker's root links `.chainlit/config.toml`, `public/` and `chainlit.md` back to the clone.
 """
 from __future__ import annotations
 

@@ -1,15 +1,9 @@
 """The Korean analyzer: Kiwi morphemes, so "의료기관을" and "의료기관의" both index "의료"+"기관".
 
-Particles (J*), endings (E*) and punctuation are dropped; nouns, verb/adjective stems, roots,
-numbers and foreign words are kept. Verb stems are marked ("정하/V") so they never collide with a noun.
-
-Kiwi keeps a compound noun that its dictionary knows whole ("세탁소", "세탁물", "입원실"), so a question's "세탁소" and a
-statute's "세탁물" share no term, nor a question's "자격정지" and a statute's "자격 정지". The "ko-kiwi+parts" analyzer
-(opt-in: CITEWALK_LEXICAL_ANALYZER at ingest) also indexes such a noun's parts (Kiwi's own reading of it with the
-whole word barred: "세탁물" → "세탁"), as Lucene's nori does in its mixed mode; the lexical index keeps them apart
-from the words as written and reads them only where a unit does not write a question's word
-(`LexicalIndex.group_scores`). It is not the default: on ko_dev its answers cite less precisely
-(bench/results/TRIED.md, s38-a).
+Particles (J*), endings (E*) and punctuation are dropped; verb stems are marked ("정하/V") so they never collide
+with a noun. The opt-in "ko-kiwi+parts" analyzer also indexes a known compound noun's parts ("세탁물" → "세탁"),
+kept apart and read only where a unit lacks a question's word (`LexicalIndex.group_scores`); not the default, as
+on ko_dev its answers cite less precisely (bench/results/TRIED.md).
 """
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
-"""The one language detector: 'ko', 'vi' or 'en' from the script of a text, for ingest (which grammar parses a
-document), the lexical analyzer and the embedding backend (how a corpus is indexed) and the short answer (which
-language its words are in). One rule for all of them, so a document is never parsed as one language and indexed
-or answered as another.
+"""The one language detector: 'ko', 'vi' or 'en' from the script of a text, for ingest, the lexical analyzer, the
+embedding backend and the short answer, so a document is never parsed as one language and indexed as another.
 
-Shares, not presence: Korean when Hangul makes up a tenth of the letters, Vietnamese when Vietnamese-only letters
-make up a fiftieth (every Vietnamese sentence has several; an English text quoting "Việt Nam" or one Korean name
-has a few among hundreds of letters), else English. A Korean statute quoting English terms ("HIPAA", "ICT") or
-a Vietnamese one quoting Latin names keeps its language.
+Shares, not presence: Korean when Hangul is a tenth of the letters, Vietnamese when Vietnamese-only letters are a
+fiftieth, else English; a statute quoting a few foreign terms keeps its language.
 """
 from __future__ import annotations
 

@@ -1,23 +1,12 @@
-"""The cited rule's delegation closure: in Korean or Vietnamese law the act article says that a decree or rules
-article fixes the detail, so an answer citing one of them cites the others the search found for the question too.
+"""The cited rule's delegation closure: where an act article leaves a detail to a decree or rules article (Korean,
+Vietnamese law), an answer citing one of them cites the others the search found for the question too.
 
-Partners are joined to a cited unit by a delegation edge or a citation across authority tiers
-(core.retrieval.delegation.delegates), walked one tier at a time (act → decree → rules), at most CLOSURE_MORE added,
-and the two directions are not alike:
-- **down** (the cited rule leaves its detail to a lower tier): an act article delegates many details, the question
-  asks for one, so the partner must be a search hit among the first CLOSURE_RANK, and the delegation must start from
-  the cited unit's own lineage (its article, the paragraphs above it, the units under it), not from a sibling
-  paragraph it does not cite (an act article's paragraphs often each leave a different detail to a different
-  article). Where ingest marks which provisions delegate (UnitRecord.delegates), the unit the citation reaches (or
-  one above it in its article) must be one: a rules article that names an act paragraph which leaves nothing to it
-  ("… 같은 조 제3항에 따라 … 수혈받은 것이 확인된 경우는 제외한다") applies that paragraph, it holds no detail of it.
-- **up** (the cited decree / rules article details an act provision): the provision it details is the rule it rests
-  on, so it is cited when it is among the first UP_ARTICLES articles of the search, however many paragraphs of the
-  lower-tier article rank above it, and only while the answer cites no article of that tier yet (a second act
-  article reached from a rules article's other paragraphs is another rule). It is cited by the paragraph the lower
-  unit names, or, when that names the whole article, by the article's paragraph that leaves a detail to the lower
-  unit's tier (`_Pools.up_partner`).
-Measured on ko_dev and ALQAC (bench/results/TRIED.md, issue 25).
+Partners are joined by a delegation edge or a cross-tier citation (core.retrieval.delegation.delegates), walked one
+tier at a time, at most CLOSURE_MORE added. Down (the rule leaves its detail lower): the partner must be a search
+hit among the first CLOSURE_RANK, reached from the cited unit's own lineage, and (where ingest marks delegating
+provisions) from a unit that delegates. Up (a lower-tier article details an act provision): the act provision is
+cited when among the first UP_ARTICLES articles, while the answer cites no article of that tier yet
+(`_Pools.up_partner`). Measured on ko_dev and ALQAC (bench/results/TRIED.md, issue 25).
 """
 from __future__ import annotations
 

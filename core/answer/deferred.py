@@ -1,12 +1,9 @@
-"""Content a cited rule leaves to another provision: "… contain at least the information … referred to in points
-(b), (c) and (d) of Article 33(3)", "… subject to the conditions and safeguards referred to in paragraph 3".
+"""Content a cited rule leaves to another provision ("… contain at least the information … referred to in points
+(b), (c) and (d) of Article 33(3)").
 
-A user who asks what must be contained, or whether there is any condition, is answered by the provision the rule
-points to for exactly that, not by the pointer alone. So when a cited unit says that the kind of content asked
-for (a list of information, conditions) is set out elsewhere, and the run's evidence holds the provision its
-written citation reaches there, that provision is cited beside it. Only the citations inside that phrase count:
-the same sentence often names the provision it applies to ("The communication … referred to in paragraph 1 …"),
-which is the rule's subject, not its content.
+When a cited unit says the kind of content asked for (a list, conditions) is set out elsewhere, and the evidence
+holds the provision its citation in that phrase reaches, that provision is cited beside it. Only citations inside
+the phrase count: the same sentence often names the rule's subject too.
 """
 from __future__ import annotations
 

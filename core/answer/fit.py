@@ -1,19 +1,11 @@
-"""Fitting the chosen provisions to what was asked: the deciding word, the paragraph that holds the asked-for
-content, and a rule cited whole.
-
-Selection ranks provisions by how much of the question they cover; a user's question is often decided by one
-rare word ("research") and asks for one kind of content (a deadline, a list). Three corrections follow, each
-only when the chosen provision plainly misses:
-- the deciding word: a question term rare among the evidence that the chosen text lacks while other evidence
-  has it; the best-covering unit that has it is cited instead;
-- descent: when the chosen unit does not carry the asked-for kind of content, the paragraph of the same rule
-  (the units under the highest ancestor whose label the unit's label extends: "164.404" for "164.404(a)(1)")
-  that carries it and covers the question best is cited instead;
-- a rule whole: one of several conditions that must all hold ("…; and") is cited as the rule it conditions; one
-  of several alternatives ("…; or") stands as a case of the rule, quoted under the rule's lead-in;
-- what a rule names by number: a provision the rule cites outside its article is cited beside it when it holds a
-  phrase of the question the rule lacks ("legitimate interests" for "processing based on point (f) of Article
-  6(1)"), or the period or sum asked for that no part of the rule states.
+"""Fitting the chosen provisions to what was asked, each correction only when the chosen provision plainly misses:
+- the deciding word: a question term rare among the evidence that the chosen text lacks; the best-covering unit
+  with it is cited instead;
+- descent: the paragraph of the same rule that carries the asked-for kind of content (a deadline, a list);
+- a rule whole: a condition ("…; and") is cited as the rule it conditions, an alternative ("…; or") under the
+  rule's lead-in;
+- what a rule names by number: a provision it cites that holds a phrase of the question, or the period or sum asked
+  for, is cited beside it.
 """
 from __future__ import annotations
 

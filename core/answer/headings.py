@@ -1,12 +1,8 @@
 """Sibling articles the question tells apart by their headings.
 
-A statute often has a run of articles whose headings share a frame and differ in one slot: "Trách nhiệm của Bộ
-Công an", "… của Bộ Quốc phòng", "… của Bộ Y tế"; "Duties of the controller" / "… of the processor"; "의사의 의무" /
-"간호사의 의무". Their provisions read alike (each ministry "issues legal documents", "cooperates internationally"),
-so word overlap alone often picks a paragraph of the wrong sibling, or cites it beside the right one. When the
-question writes one sibling's heading whole and not another's distinguishing words, a unit under that other
-heading answers about someone the question did not ask about: it is not cited, unless a written citation joins it
-to a unit under the named heading (then it is part of what that unit says).
+Articles whose headings differ in one slot ("Duties of the controller" / "… of the processor") read alike. When
+the question writes one sibling's heading whole and not another's distinguishing words, a unit under the other
+heading is not cited, unless a written citation joins it to a unit under the named heading.
 """
 from __future__ import annotations
 

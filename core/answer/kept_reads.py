@@ -1,14 +1,8 @@
 """What the answerer read from the graph about single units, kept until the corpus is ingested again.
 
-An extractive answer reads a dozen times from Neo4j (the units it quotes, their headings, their items, their
-current law), and under load those round trips, with the driver's own work and the server's on the same cores,
-were most of an answer's time once the models' passes were kept. What such a read says of a unit changes only
-with an ingest, and the provisions users ask about come back across questions, so each unit's answer is kept per
-corpus and ingest (`ingest_stamp`: a finished re-ingest starts an empty set) and bounded in entries.
-
-Only reads that are a function of one unit are kept: a batch is split into its units, the missing ones are read
-in one query, and a unit the graph has nothing for is kept as nothing. Walks over edges (`expand`, `edges_among`)
-depend on the whole seed set and pass through; the retriever holds the citation edges already (edges.py).
+Under load, an answer's dozen Neo4j round trips were most of its time. A read of one unit changes only with an
+ingest, so each unit's answer is kept per corpus and `ingest_stamp`, bounded in entries; a batch reads only its
+missing units, in one query. Walks over edges depend on the whole seed set and pass through.
 """
 from __future__ import annotations
 

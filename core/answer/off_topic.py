@@ -1,14 +1,9 @@
 """Whether a question is about something the corpus does not govern: then the answer abstains.
 
-A question on another law's topic ("What VAT rate applies to restaurant meals?" put to the GDPR) still finds
-provisions that share an everyday word with it ("rate", "applies"); what it lacks is a neighbourhood: no group
-of provisions is about what it asks. So the test reads how close the question's nearest units are as a group
-(the mean cosine of its NEIGHBOURS closest units, by the corpus's own embedding model), not one unit that
-happens to match, and no word list: it is the same for any corpus and language the model reads.
-
-A user's question often opens with context ("We are a clinic. Can we give …?", "I'm an HR manager. …") that
-pulls the whole question's vector away from every provision, so each sentence and clause is read too and the
-closest part counts: a question is answered when any part of it sits among provisions.
+An off-topic question still shares everyday words with some provisions; what it lacks is a neighbourhood. So the
+test is the mean cosine of its NEIGHBOURS closest units (the corpus's own embedding model, no word list), read for
+the whole question and for each sentence and clause (context such as "We are a clinic." pulls the whole vector
+away): a question is answered when any part of it sits among provisions.
 """
 from __future__ import annotations
 

@@ -1,14 +1,10 @@
 """The provision a cited rule points to, when the question names what that provision says.
 
-A rule often applies to a case another provision defines by number: "the right to object … to processing … which
-is based on point (e) or (f) of Article 6(1)". A user names the case in its own words ("We use legitimate interests
-as our legal basis … If a user objects, do we have to stop?"), which the rule does not write: the answer is the
-rule read with the point it cites. So a provision the chosen rule cites is cited beside it when it holds a phrase of
-the question (two adjacent content words, "legitimate interests") that the rule, its headings and its sub-units do
-not hold and that few units of the evidence hold (a phrase every provision repeats, "personal data", decides
-nothing). The same holds for a period or a sum the question asks and the rule names only by number ("chưa đủ tuổi
-kết hôn theo quy định tại điểm a khoản 1 Điều 8": how old is that?): `_Fitter.referenced` cites the provision that
-states it. A citation inside the rule's own article points to a paragraph of the same rule, not to a second rule.
+A rule often applies to a case another provision defines by number ("… based on point (e) or (f) of Article
+6(1)") while the user names the case in words ("legitimate interests"). A provision the chosen rule cites outside
+its own article is cited beside it when it holds a phrase of the question (two adjacent content words) that the
+rule, its headings and sub-units lack and that few units of the evidence hold. `_Fitter.referenced` does the same
+for a period or sum the rule names only by number.
 """
 from __future__ import annotations
 

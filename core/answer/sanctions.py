@@ -1,13 +1,9 @@
 """The item of a penalty provision that a question about breaching a duty asks for, found by what it cites.
 
-A penalty provision lists the duties whose breach it punishes by their numbers: "Infringements of the following
-provisions shall … be subject to administrative fines up to 10 000 000 EUR …: (a) the obligations of the controller
-and the processor pursuant to Articles 8, 11, 25 to 39 …", "1. 제17조제1항을 위반하여 …한 자", "a) Vi phạm quy định tại
-khoản 2 Điều 15 …". A user asks in the duty's words ("How big a fine for not keeping records of processing?"), and
-the item that answers shares none of them: its words are the numbers it cites, whose headings ("Records of
-processing activities") are the duty's. So each item under a lead-in that states a sanction is read with the
-headings of the provisions it cites, one cited provision at a time (an item citing twenty provisions does not
-cover more of a question than one citing the one asked about), and with its lead-in (the sanction itself).
+A penalty item names the duties it punishes by number ("pursuant to Articles 8, 11, 25 to 39"), while a user asks
+in the duty's words. So each item under a lead-in stating a sanction is read with the headings of the provisions
+it cites, one at a time (an item citing twenty does not cover more than one citing the duty asked about), and with
+its lead-in.
 """
 from __future__ import annotations
 

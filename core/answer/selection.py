@@ -1,13 +1,8 @@
 """Precision-first choice of what an extractive answer cites: the one or two provisions that answer the question.
 
-Every candidate answer is a small set of units from the evidence ledger: one search hit alone, two search
-hits, or a hit and a provision it cites or is cited by. Each candidate is scored by a linear model over
-scale-free features of the set (how much of the question its texts cover, how close it is in meaning, how
-well its *weakest* member is ranked and matched), in two stages: a cheap score shortlists the best few, then
-the shortlist's texts are read in context by the embedding model (which part of the question each member
-answers) and the best-scoring set is cited. A second provision is therefore cited only when it adds enough of
-what the question asks to outweigh its cost in precision: a citation pair is one signal among these, never a
-reason on its own.
+Each candidate (one hit, two hits, or a hit and a provision it cites or is cited by) is scored by a linear model
+over scale-free features; a cheap score shortlists, then the shortlist is read in context by the embedding model.
+A second provision is cited only when it adds enough of the question to outweigh its cost in precision.
 """
 from __future__ import annotations
 

@@ -1,17 +1,10 @@
 """How much of a question a provision's text answers, read in context by the embedding model.
 
-Every content word piece of the question is matched to its closest word piece of the text, both as the model
-reads them inside their own sentences (late interaction over the model's token vectors). Unlike exact-term
-cover it catches paraphrase ("ask for a full review" ~ "may be referred … for a full merits review"), and unlike
-one vector per text it says *which* part of the question each text answers: what choosing between two
-provisions around the same rule needs. Reading a text costs a pass of the model over it, so selection reads
-only the units of its shortlisted candidates, and keeps what it read (`TokenCache`, bounded in bytes): a text's token
-vectors do not depend on the question, and the provisions of a corpus's common questions come back again and again.
-
-A backend that gives no token vectors (e5, which reads Korean and Vietnamese) is read one vector per text: the
-question as one query vector, each unit as the passage vector the corpus already holds for it (`vector_match`;
-`TextReader` reads a text the stores lack, through the embedding cache), and the match is their cosine: coarser,
-but in the corpus's language rather than the English model's noise, and at no model pass per question.
+Each content word piece of the question is matched to its closest word piece of the text, both read inside their
+own sentences (late interaction over token vectors): it catches paraphrase and says which part of the question each
+text answers. Reading costs a model pass, so only shortlisted units are read, and token vectors are kept
+(`TokenCache`, bounded in bytes). A backend without token vectors (e5) matches one vector per text instead
+(`vector_match`: question query vector against the corpus's passage vectors).
 """
 from __future__ import annotations
 

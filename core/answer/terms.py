@@ -1,12 +1,8 @@
 """The words an extractive answer matches a question by, in any script.
 
-English text goes through the lexical index's tokenizer (stop words dropped, stemmed, "3.8.1" kept whole).
-Vietnamese syllables are kept as written, lower-cased: the English tokenizer would cut "người" into pieces that
-match unrelated words, and it would drop or stem the syllables that happen to be plain ASCII ("an" of "Bộ Công an"
-and "y" of "Bộ Y tế" are English stop words; "hay" stems to "hai", "two"), so two headings that differ only in
-those syllables read alike. Korean text is cut into morphemes by the corpus's Korean analyzer (Kiwi, as BM25 reads it):
-Korean writes a noun and its particle as one word, so "헌혈증서를" in a question and "헌혈증서의" in a statute share
-no word as written, and every overlap feature of the answer's choice read the two as unrelated.
+English goes through the lexical index's tokenizer (stop words dropped, stemmed, "3.8.1" kept whole). Vietnamese
+syllables are kept as written, lower-cased (the English tokenizer would cut or stem them: "hay" → "hai"). Korean is
+cut into morphemes by the corpus's Korean analyzer, since a noun and its particle are written as one word.
 """
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """`POST /api/ask`: the answering service over JSON, for programmatic clients and the load benchmark.
 
-Auth is Chainlit's own session JWT, so there is one account system: a client signs in with
-`POST /login` (form fields username/password, as the chat's login page does) and sends the
-`access_token` cookie it gets back, or the same JWT as `Authorization: Bearer <jwt>`. In the
-anonymous demo mode (CITEWALK_APP_ANONYMOUS) no sign-in is needed, as in the chat.
-
-Answering is CPU-bound (embedding, BM25, scoring) and mostly runs in worker threads; a semaphore bounds
-how many run at once so that a burst queues instead of thrashing a small machine's cores and memory.
+Auth is Chainlit's session JWT (cookie from `POST /login`, or `Authorization: Bearer <jwt>`); none in the anonymous
+demo mode. A semaphore bounds how many CPU-bound answers run at once, so a burst queues instead of thrashing.
 """
 from __future__ import annotations
 

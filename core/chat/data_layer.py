@@ -1,13 +1,9 @@
 """Chainlit's SQLAlchemy data layer, with a thread's steps and elements read back as the JSON they were stored as.
 
-Chainlit (2.12) writes a step's metadata and an element's props with `json.dumps` through raw SQL, and `get_thread`
-hands them back as the stored strings. A resumed chat then mounts each answer's cards and graph with a string for
-props (no cards, an empty graph) and finds no answer snapshot in its steps' metadata. Here they are decoded once,
-where the thread is read, for the chat page and every route that reads a thread.
-
-The thread's own metadata stays a string: on resume Chainlit decodes it itself into the user session with a shallow
-copy, and a dict decoded here would share its nested values with the thread it then sends to the browser (the
-session's answer views among them, which are not JSON).
+Chainlit (2.12) stores step metadata and element props with `json.dumps` and `get_thread` returns the strings, so a
+resumed chat would mount cards with string props and find no answer snapshot: they are decoded here, once. The
+thread's own metadata stays a string: Chainlit decodes it itself on resume, and a dict decoded here would share
+nested values with the thread it sends to the browser.
 """
 from __future__ import annotations
 

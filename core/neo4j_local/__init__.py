@@ -1,21 +1,9 @@
-"""A Neo4j Community server of our own, fetched from Maven Central and run on loopback.
+"""A Neo4j Community server of our own, fetched from Maven Central and run on loopback (operations tooling for the
+Makefile, tests and benches; the library only connects, through `core.settings.neo4j_connection`).
 
-Operations tooling, used by the Makefile, the tests and the benches; the library never starts it (its
-stores only connect to `core.settings.neo4j_connection`).
-
-Maven Central publishes no server tarball, but it does publish the community
-assembly's pom (`org.neo4j.assembly:neo4j-community-standalone`); resolving its
-dependencies gives exactly the jars of the distribution's lib/ folder.  We run
-the server JVM directly (one JVM, no bootloader) with our own neo4j.conf.
-
-Layout:
-  <cache_dir>/neo4j-<version>/lib/*.jar   shared by clones and CI (settings.neo4j_home)
-  <cache_dir>/neo4j-<version>/classes-*.jsa  class-data archive recorded by the first clean stop
-  <data_dir>/neo4j/{conf,data,logs,run}   per clone / per test instance
-  <data_dir>/neo4j/password               generated on first start, mode 600
-
-Modules: install (Maven fetch), config (neo4j.conf, password), process (start, stop, pid),
-class_archive (faster start-ups), cli.
+Maven Central has no server tarball, but the community assembly's pom resolves to the jars of its lib/ folder; the
+server JVM runs directly with our own neo4j.conf. Binaries under <cache_dir>/neo4j-<version>/, data, conf, logs
+and the generated password under <data_dir>/neo4j/.
 CLI: python -m core.neo4j_local {install,start,stop,status,uri,password}
 """
 from core.neo4j_local.config import write_conf

@@ -1,13 +1,9 @@
 """Citewalk, the default: score-fused BM25 + dense first stage, then citation-pair co-occurrence.
 
-Why this shape (measured on the ADGM dev sets, see bench/results/TRIED.md): BM25 carries most of the
-signal on these corpora, so a score fusion weighted towards it beats rank fusion (RRF flattens BM25's
-large margins). A cross-reference question needs a passage *and* the passage it cites; both are
-individually relevant but rarely both in the flat top 10. A top seed's citation neighbour that is
-relevant on its own is placed right under the seed (pairs.py), so the pair co-occurs while the flat
-top ranks stay put (lifting seeds too won more Both@10 but cost ObliQA up to 0.1 Recall@10).
-Containment is left out of expansion (siblings are noise on both sets); roll-up and anchor views are
-options, measured as citewalk_rollup / citewalk_views.
+BM25 carries most of the signal on these corpora, so a score fusion weighted towards it beats rank fusion. A top
+seed's citation neighbour that is relevant on its own is placed right under the seed (pairs.py), so a
+cross-reference pair co-occurs while the flat top ranks stay put. Containment is left out of expansion. Measured
+in bench/results/TRIED.md.
 """
 from __future__ import annotations
 

@@ -1,15 +1,10 @@
 """The delegation closure: a strong hit brings the provisions that fill in its details, and the one it details.
 
-A Korean act article says "대통령령으로 정한다" and the 시행령 article that SPECIFIES it holds the figure, which a
-시행규칙 article may detail further; a Vietnamese Luật says "Chính phủ quy định chi tiết …" and the Nghị định holds it;
-an EU act delegates to a delegated act. A question asks in everyday words, so the lower-tier article rarely ranks
-on its own: its partner does. Delegation edges are stored at the level the citation names (an act paragraph, a
-decree article), so a hit's whole article is looked up (the article, its paragraphs and points). Its partners are the
-articles reached over DELEGATES_TO / SPECIFIES, or over a citation between two authority tiers (`delegates`), up to
-`closure_hops` hops (act → decree → rules). The best `closure_partners` of each of the top `closure_seeds` hits (the
-nearer tier first, then by their own first-stage score: the closure member the question is about) rise by a share
-of their seed's score, never above it, as a citation pair does (pairs.py): a partner the question does not touch at
-all stays below the hits it does. Nothing depends on how many hits the caller asks for.
+A lower-tier article (Korean 시행령/시행규칙, Vietnamese Nghị định, an EU delegated act) rarely ranks on its own for an
+everyday question: its partner does. A hit's whole article is looked up, and its partners are the articles reached
+over DELEGATES_TO / SPECIFIES or a cross-tier citation (`delegates`), up to `closure_hops` hops. The best
+`closure_partners` of each of the top `closure_seeds` hits rise by a share of their seed's score, never above it
+(as a citation pair does, pairs.py). Nothing depends on how many hits the caller asks for.
 """
 from __future__ import annotations
 

@@ -1,18 +1,9 @@
 """A corpus's citation edges held in memory, read once when its stores open, so that a question's expansion is a few
-dictionary reads instead of Neo4j round trips.
+dictionary reads instead of Neo4j round trips (they were most of a Korean question's time after the embedding).
 
-The default method reads the citation neighbours of its top hits, then the delegation closure reads two more hops
-(act → decree → rules) over the whole families of its seed articles, and the extractive answer's closure reads
-again: on the Korean dev corpus those reads were most of a question's time after the embedding (each a round trip
-returning hundreds of rows, mostly same-tier citations the closure then drops). The edges change only with an
-ingest, and the stores are reopened after one (core.retrieval.reload), so they are read with the units.
-
-`neighbours` answers as `core.stores.queries.neighbours` does: each given unit's edges of the asked types in both
-directions, to stored units only, those to `within` only when it is given (filtered before the per-unit limit),
-an edge between two given units once from each end, parallel edges as often as they are stored. A unit with more
-than `limit_per_unit` such edges (a hub: a definitions section) is read from Neo4j, which returns its first edges in
-storage order, so the rankings are exactly those of the reads it replaces. CONTAINS is not held: the stores hold the
-tree (parents, children) already.
+`neighbours` answers exactly as `core.stores.queries.neighbours` does (both directions, stored units only, `within`
+filtered before the per-unit limit). A hub with more than `limit_per_unit` edges is read from Neo4j, so rankings
+match the reads it replaces. CONTAINS is not held: the stores hold the tree already.
 """
 from __future__ import annotations
 

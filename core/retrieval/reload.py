@@ -1,14 +1,10 @@
-"""One set of open corpus stores per corpus for the process, reused across questions (warm latency is what users
-feel), opened and swapped for fresh ones on a background thread.
+"""One set of open corpus stores per corpus for the process, reused across questions, opened and swapped for fresh
+ones on a background thread.
 
-The warm-up opens every ingested corpus at start-up. A corpus ingested while the app runs is opened on its first
-question, on a thread of its own: questions wait for it (in their worker threads, never on the event loop) up to
-OPEN_WAIT_S, then are told it is still opening. After a re-ingest, or once Neo4j is back after stores were opened
-without it, fresh stores are read in the background and swapped in; questions keep using the current ones meanwhile.
-In-flight questions finish with the old set, which holds nothing to close (the graph driver is the process's).
-
-Only an ingested corpus gets an entry (an unknown name is refused before any is made), and at most MAX_OPEN sets
-are held, the least recently used going first: no name a user types can grow these registries.
+The warm-up opens every ingested corpus at start-up; one ingested later is opened on its first question, which
+waits up to OPEN_WAIT_S and is then told it is still opening. After a re-ingest, or once Neo4j is back, fresh
+stores are read in the background and swapped in. Only an ingested corpus gets an entry, and at most MAX_OPEN sets
+are held (least recently used first out): no name a user types can grow these registries.
 """
 from __future__ import annotations
 

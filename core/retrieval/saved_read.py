@@ -1,18 +1,10 @@
 """What opening a corpus read, saved beside its lexical index, so that opening it again is a few mapped files.
 
-Opening scans every window in Chroma, reads every unit and edge from Neo4j and builds the heading index: seconds of
-a core for a large corpus. What it read changes only with an ingest, so it is saved, and every later opening under
-the same ingest (a second worker, a restart, a reload) loads it instead.
-
-The format runs no code when read: a folder of `.npy` arrays, loaded with `allow_pickle=False` and mapped copy on
-write (the page cache's copy is shared by every worker), `read.json` for the strings and mappings, and the heading
-index as `LexicalIndex.save` writes it (bm25s arrays and JSON). Anything else found there (a pickle, a truncated or
-garbled file, arrays of the wrong shape) is refused with an error naming the file, and the corpus is read from its
-stores and saved again.
-
-A saved read is used only where it is the same read: the same ingest (the ingest stamp, taken before reading, so an
-ingest that finishes meanwhile is not hidden), the same retrieval configuration and Neo4j address, and the same
-code (a digest of the modules that build what it holds). A read made without Neo4j is not saved.
+The format runs no code when read: `.npy` arrays loaded with `allow_pickle=False` and mapped copy on write (the page
+cache's copy is shared by every worker), `read.json` for strings and mappings, and the heading index as
+`LexicalIndex.save` writes it. Anything else (a pickle, a truncated file, arrays of the wrong shape) is refused with
+an error naming the file, and the corpus is read from its stores and saved again. A saved read is used only for the
+same ingest stamp, retrieval configuration, Neo4j address and code digest; a read made without Neo4j is not saved.
 """
 from __future__ import annotations
 

@@ -1,13 +1,9 @@
 """The one way into Neo4j for a process: one driver per (server, database), failing soft, reconnecting itself.
 
-Retrieval's expansion, the answer tools, the chat's views and the API all read through the reader of their
-settings, so a process holds one driver per server (connecting costs more than a whole extractive answer)
-and every caller sees the same "graph unavailable" behaviour: a failed read gives the caller's fallback and
-the one notice below, never an exception and never a wait longer than one refused connect.
-
-Once a driver exists it reconnects by itself after a Neo4j restart (its pool opens fresh connections). While
-no driver could be made yet, a connect is retried at most every RECONNECT_EVERY_S seconds, so a dead server
-does not add a connect attempt to every read of every question.
+Every caller reads through the reader of its settings, so a process holds one driver per server (connecting costs
+more than an extractive answer) and a failed read gives the caller's fallback and one notice, never an exception
+nor a wait longer than one refused connect. Without a driver yet, a connect is retried at most every
+RECONNECT_EVERY_S seconds.
 """
 from __future__ import annotations
 

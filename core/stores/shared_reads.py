@@ -1,12 +1,9 @@
 """Token vectors of provisions, read by the model in one chat worker and shared with the other workers of a data dir.
 
-Reading a provision in context (core.answer.soft_match) costs a pass of the embedding model, ~0.1 s of a core per
-provision: most of what a new question costs. Every worker of a host serves the same corpora, and users ask the
-same new questions on all of them, so without sharing each worker reads each provision again. Workers started by
-the launcher (core.serve) therefore keep what they read in one SQLite file per model under the data dir, and a
-worker about to read a provision another is reading right now waits for that read (a claim, at most
-`CLAIM_WAIT_S`) instead of repeating it. Like the embedding cache it is an optimisation only: a store that cannot
-be read or written is logged once and the texts are read as without it.
+A provision read in context costs ~0.1 s of a core, most of a new question's cost, and every worker serves the same
+corpora. Workers started by core.serve keep reads in one SQLite file per model; a worker about to read a provision
+another is reading waits for it (a claim, at most `CLAIM_WAIT_S`). An optimisation only: a store that cannot be
+read or written is logged once and ignored.
 """
 from __future__ import annotations
 
