@@ -1,11 +1,8 @@
 """Lexical analyzers: text → BM25 terms, one per language, chosen per corpus and stored with its index.
 
-The corpus's language is detected from its units' script at index time (script.py, the project's one detector) (override: the
-`lexical_analyzer` setting); the analyzer's name is saved next to the index, so questions are cut
-into terms exactly as the units were.
-
-A question is scored word by word (`term_groups`): a word is one term, or, where the analyzer indexes a compound's
-parts beside it ("ko-kiwi+parts"), the term followed by its parts, read where a unit does not write the word.
+The language is detected from the units' script at index time (script.py; override: `lexical_analyzer`), and the
+analyzer's name is saved with the index so questions are cut into terms as the units were. A question is scored
+word by word (`term_groups`): a term, or, for "ko-kiwi+parts", the term followed by its compound's parts.
 """
 from __future__ import annotations
 

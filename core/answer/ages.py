@@ -1,11 +1,9 @@
-"""Ages a question states as facts ("con mới được 2 tuổi", "아이가 3살", "my 15-year-old") and the age conditions a
-provision sets ("dưới 36 tháng tuổi", "18세 미만", "under the age of 16"), in the three languages ingest reads.
+"""Ages a question states ("con mới được 2 tuổi", "아이가 3살", "my 15-year-old") and the age conditions a provision
+sets ("dưới 36 tháng tuổi", "18세 미만", "under the age of 16").
 
-Users tell their situation with an age; the law splits a rule by age into sibling paragraphs. A paragraph whose every
-age condition fails for the stated age ("từ đủ 07 tuổi trở lên" for a child of 2) is not the one that applies when a
-sibling's conditions hold for it. Ages are kept in months: Vietnamese law writes an infant's age in months. Only
-words that say age are read (tuổi, 세, 살, "years old", "the age of"): "at least 5 years" is a period as often as an
-age, and "620세대" counts households.
+A paragraph whose every age condition fails for the stated age is not the one that applies when a sibling's hold.
+Ages are kept in months (Vietnamese law writes an infant's age so); only words that say age are read ("at least 5
+years" is as often a period).
 """
 from __future__ import annotations
 

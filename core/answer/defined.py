@@ -1,10 +1,7 @@
 """The definitions a question asks for, by the terms it writes.
 
-A user asks "Are we a controller or a processor?", "Does that count as profiling?", "Is that still personal
-data?": the answer is the definition of each term the question writes, and the evidence usually holds it. Word
-overlap and meaning rank other provisions first (the processor's duties repeat the question's words more often
-than the one-line definition does), so a definition question is answered by the definitions of the terms it
-writes, when the evidence holds them.
+"Are we a controller or a processor?" is answered by the definition of each term the question writes, when the
+evidence holds it: word overlap and meaning rank the duties that repeat those words above the one-line definition.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Which step to show or close for each progress event, so the chat lists steps in the order they run.
 
-The service opens "compose" before the first tool call (composing is what calls the tools) and closes it last.
-Shown as it arrives, "Composing the answer" would sit above the searching it waits on. Composing is therefore
-shown only once it is what the run is doing: when answer text streams in, when it ends, or, for a model that
-thinks between tool calls, when the run has been idle for a moment with no tool running (`idle`). A tool called after
-that closes the shown compose step, and composing is shown again once the run is composing again.
+The service opens "compose" before the first tool call and closes it last, so it is shown only once it is what the
+run is doing: when answer text streams, when it ends, or when the run is idle with no tool running (`idle`). A tool
+called after that closes the shown compose step.
 """
 from __future__ import annotations
 

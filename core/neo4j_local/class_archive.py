@@ -1,10 +1,8 @@
 """A class-data-sharing archive of the server's classes, kept beside the jars in the shared cache.
 
-Loading and verifying Neo4j's classes is most of a start-up (about 8 s on 2 cores, under 5 s from the
-archive). The first server started without an archive records one when it exits cleanly; every later start
-maps it. The JVM checks the archive against its own build and the class path and silently runs without it
-when they differ, so a stale archive costs nothing but the speed-up; its name carries the Java build so a
-new Java records its own.
+Loading Neo4j's classes is most of a start-up (about 8 s on 2 cores, under 5 s from the archive). The first server
+that exits cleanly records one; later starts map it. The JVM ignores an archive that does not match its build and
+class path, and the name carries the Java build, so a stale archive costs only the speed-up.
 """
 from __future__ import annotations
 

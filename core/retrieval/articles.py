@@ -1,10 +1,8 @@
 """Articles as the unit of an answer: the article a hit sits in, its family, and one slot per article in the top k.
 
-Korean and Vietnamese statutes are cited and answered by article (제23조, Điều 35); a question's gold is the article
-and, for a delegated detail, the decree or rules article under it. A flat unit ranking lets one long article fill
-the top k with its paragraphs and points (의료법 제65조's six paragraphs above 간호법 제39조), so where a language's
-corpora are read that way the best unit of each article stands for it and the article's other units follow the
-first k articles.
+Korean and Vietnamese statutes are cited by article (제23조, Điều 35), and a flat ranking lets one long article fill
+the top k with its paragraphs; so where a language is read that way, the best unit of each article stands for it
+and the article's other units follow the first k articles.
 """
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """Whether the corpus's embedder can read its language, which decides if and how much its cosine joins the fused score.
 
-The packaged sentence-transformers model (all-MiniLM-L6-v2) is English-only and its uncased BERT tokenizer strips
-accents: "Bộ Y tế", "bố y tê" and "bổ ý tệ" become the same tokens, and Hangul falls apart into jamo. On such a
-corpus its cosine only adds noise to BM25 (ALQAC: dense alone 0.816 top-10 against BM25 0.947), so the default
-method's first stage is BM25 there. A corpus indexed by e5 (core.embeddings: the default for Korean and
-Vietnamese) is read, and fused with its own weight (`e5_lexical_weight`, tuned on those dev sets). A model set
-with CITEWALK_EMBEDDING_MODEL was chosen by the user for the corpus, so it is trusted to read it.
+The packaged MiniLM is English-only (its uncased tokenizer strips Vietnamese tones and cuts Hangul into jamo), so on
+such a corpus its cosine only adds noise and the first stage is BM25. An e5 corpus is fused with its own weight
+(`e5_lexical_weight`); a model the user set with CITEWALK_EMBEDDING_MODEL is trusted to read it.
 """
 from __future__ import annotations
 

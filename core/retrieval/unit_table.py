@@ -1,11 +1,8 @@
 """A corpus's units held as columns, read as `UnitRecord`s.
 
-A serving process holds every unit of every open corpus. As ~14k pydantic records (ADGM) they are some 27k objects
-the cyclic collector tracks; as columns (a few lists of strings and small arrays) they add a handful, and a saved
-read (core.retrieval.saved_read) keeps them as JSON and arrays. A record is made the first time it is asked for and
-kept, so a question pays only for the units it reads.
-
-Whole-corpus reads (a filter mask, the defined terms) go through the columns, never through every record.
+As columns, ~14k units are a handful of objects for the cyclic collector instead of ~27k, and a saved read keeps
+them as JSON and arrays. A record is made the first time it is asked for and kept; whole-corpus reads (a filter
+mask, the defined terms) go through the columns.
 """
 from __future__ import annotations
 

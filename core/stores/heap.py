@@ -1,10 +1,8 @@
 """The serving process's long-lived objects kept out of the cyclic garbage collector's full passes.
 
-Once its corpora are open a worker holds most of a million long-lived objects (units, BM25 postings, the model's
-modules, the web framework). A full collection walks them all with every thread stopped (about a second on 2 cores),
-and under load one falls due every few minutes: every answer in flight waits for it. What is alive after the
-warm-up lives as long as the process, so it is frozen out of those passes (`gc.freeze`). A reload thaws it, since
-the stores it replaces may hold cycles only a full pass frees; the heap then stays thawed.
+After the warm-up a worker holds most of a million objects that live as long as the process; a full collection
+walks them all with every thread stopped (270–330 ms, bench/results/TRIED.md), so they are frozen out of those
+passes (`gc.freeze`). A reload thaws them, since the replaced stores may hold cycles only a full pass frees.
 """
 from __future__ import annotations
 

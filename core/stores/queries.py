@@ -1,11 +1,8 @@
-"""All read-side Cypher: retrieval, the agent's tools, the answer validator, the chat's views, the ingest's
-look-ups of what is stored, and the benchmarks' gold and graph loads. (The ingest's writes stay with the one
-writer, core.stores.neo4j_store.)
+"""All read-side Cypher (the ingest's writes stay in core.stores.neo4j_store).
 
-All values are parameters. Relationship types cannot be: they are spliced into typed patterns
-(`[r:REFERENCES|CONTAINS]`) only after `checked_types` turned them into EdgeType names, so a hub's
-other relationship groups are never read. `expand` walks up to HOPS_PER_QUERY hops per query
-(breadth-first, visited set and node cap kept in Cypher), so an expansion is one round trip.
+All values are parameters. Relationship types are spliced into typed patterns only after `checked_types` turned
+them into EdgeType names. `expand` walks up to HOPS_PER_QUERY hops per query (breadth-first, visited set and node
+cap kept in Cypher), so an expansion is one round trip.
 """
 from __future__ import annotations
 
