@@ -18,7 +18,7 @@ from core.answer.deps import AnswerDeps, Evidence
 from core.answer.signals import Signals
 from core.answer.terms import terms_of
 from core.domain import Edge
-from core.retrieval.articles import article_of, family, up_to_article
+from core.retrieval.articles import article_of, below, family, up_to_article
 from core.retrieval.base import RetrievalRequest
 from core.retrieval.delegation import CLOSURE_EDGES, delegates
 from core.retrieval.expansion import neighbour_edges
@@ -48,12 +48,7 @@ def lineage(query: Query, unit_id: str) -> list[str]:
             break
         uid = parent
         out.append(uid)
-    todo = [unit_id]
-    while todo:
-        for child in query.stores.children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
+    return out + below(query, unit_id)
 
 
 class _Pools:

@@ -44,10 +44,15 @@ def article_of(query: Query, unit_id: str) -> str:
 def family(query: Query, unit_id: str) -> list[str]:
     """A unit's article and every unit under it: where that article's delegation edges may start."""
     article = article_of(query, unit_id)
-    out, todo = [article], [article]
-    children = query.stores.children
+    return [article, *below(query, article)]
+
+
+def below(query: Query, unit_id: str) -> list[str]:
+    """Every unit under this one, depth first."""
+    out: list[str] = []
+    todo = [unit_id]
     while todo:
-        for child in children.get(todo.pop(), []):
+        for child in query.stores.children.get(todo.pop(), []):
             out.append(child)
             todo.append(child)
     return out
