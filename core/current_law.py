@@ -311,14 +311,9 @@ def _newest_text(law: CurrentLaw) -> str | None:
 
 
 def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
-    """Whether an AMENDS/REPLACES edge hands the unit new words.
-
-    Yes for a replacing or inserting instruction resolved to this very unit from another document (an
-    amending act's words stand for the unit until a consolidation is ingested). An instruction inside the
-    amended document's own file (a Korean act's 부칙 of 타법개정) was already applied to the text it
-    amends: that text is current. Any edge of a grammar that records no action passes (ADGM's "Rules
-    4.12.4 to 4.12.5 are replaced by Rules A4.12.4 to A4.12.6" joins two in-force units; its retrieval
-    figures were measured with those chains)."""
+    """Whether an AMENDS/REPLACES edge hands the unit new words: a replacing or inserting instruction resolved to
+    this very unit from another document (one inside the amended file, a Korean 부칙, is already applied), or any
+    edge of a grammar that records no action (ADGM's figures were measured with those chains)."""
     if action is None:
         return True
     return _normal_action(action) in NEW_TEXT and (resolution or "exact") == "exact" and not same_document

@@ -153,9 +153,7 @@ def read_neo4j_password(s: Settings) -> str | None:
 
 def neo4j_connection(s: Settings) -> Neo4jConnection:
     """Where to connect: the external server when NEO4J_URI is set, else the local one on loopback.
-
-    Only where; starting the local server is its callers' choice (core.neo4j_local, the Makefile, the tests).
-    """
+    Only where; starting the local server is its callers' choice (core.neo4j_local, the Makefile, the tests)."""
     if s.neo4j_uri:
         return Neo4jConnection(uri=s.neo4j_uri, user=s.neo4j_user, password=s.neo4j_password or "", database=s.neo4j_database)
     return Neo4jConnection(uri=f"bolt://127.0.0.1:{s.neo4j_bolt_port}", user=s.neo4j_user,

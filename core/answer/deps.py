@@ -40,11 +40,9 @@ class Evidence:
 @dataclass
 class EvidenceLedger:
     """Everything the run has actually retrieved; the validator accepts citations of these ids only.
-
     One model response's tool calls run at once in worker threads, and the answer's selection iterates the
     ledger: every write replaces `units` / `edges` with a new mapping under the lock (copy on write), so a
-    reader always iterates a snapshot no thread changes. The ledger holds tens to hundreds of entries.
-    """
+    reader always iterates a snapshot no thread changes. The ledger holds tens to hundreds of entries."""
 
     units: Mapping[str, Evidence] = field(default_factory=lambda: MappingProxyType({}))
     edges: Mapping[tuple[str, str, str], Edge] = field(default_factory=lambda: MappingProxyType({}))

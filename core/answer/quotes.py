@@ -61,9 +61,7 @@ def _claim(text: str, span: tuple[int, int], unit_id: str | None = None, paragra
 
 def choose_claims(text: str, scorer: Scorer, *, limit: int = 2) -> list[Claim]:
     """Verbatim sentences of the unit, best match first; the first sentence when none matches.
-
-    A lead-in's last sentence (the one ending with ":") is always kept: the items quoted after it hang on it.
-    """
+    A lead-in's last sentence (the one ending with ":") is always kept: the items quoted after it hang on it."""
     spans = [s for s in sentence_spans(text) if s[1] - s[0] >= MIN_SENTENCE_CHARS] or sentence_spans(text)
     if not spans:
         return []

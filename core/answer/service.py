@@ -214,10 +214,8 @@ async def stream_answer(
     stores: Stores | None = None, as_of: str | None = None,
 ) -> AsyncGenerator[AnswerEvent, None]:
     """Yields events as the run makes progress; the last one is Finished with the envelope.
-
     Closed early (the client went away, the consumer's handler raised), it cancels the run and waits for it to
-    stop, so nobody's question keeps the CPU and the model busy; consumers close it with `contextlib.aclosing`.
-    """
+    stop, so nobody's question keeps the CPU and the model busy; consumers close it with `contextlib.aclosing`."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[AnswerEvent | None] = asyncio.Queue()
 

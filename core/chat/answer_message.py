@@ -93,10 +93,8 @@ def answer_label(view: AnswerView) -> str:
 async def show_answer(streamed: cl.Message | None, view: AnswerView, labelled: bool = False,
                       sources: asyncio.Task[dict[str, SourceView]] | None = None) -> cl.Message:
     """Fills the streamed message (or a new one) with the final answer; the view rides in its metadata for sharing.
-
     Elements are sent one after the other: Chainlit sends a message's elements concurrently, and the cards must
-    come before the graph. `sources` (start_card_sources) are read meanwhile and ride with the cards.
-    """
+    come before the graph. `sources` (start_card_sources) are read meanwhile and ride with the cards."""
     message = streamed or cl.Message(content="")
     message.content = (f"{answer_label(view)}\n\n" if labelled else "") + answer_markdown(view)
     message.actions = [copy_link_action()]

@@ -33,10 +33,8 @@ class LimitedRetriever(Retriever):
 
 class LimitedGraph:
     """GraphReader that follows at most `max_hops` hops over the allowed edge types only.
-
     Reads that do not walk edges pass straight through. Each is spelled out: `limited` types this wrapper as a
-    GraphReader, so a method added to the protocol and missing here is a type error, not a silent gap.
-    """
+    GraphReader, so a method added to the protocol and missing here is a type error, not a silent gap."""
 
     def __init__(self, inner: GraphReader, max_hops: int, edge_types: Iterable[str]) -> None:
         self.inner = inner

@@ -36,10 +36,8 @@ def finished_output(detail: str, elapsed_ms: float) -> str:
 
 class StepPresenter:
     """Turns events into steps, in the order `StepOrder` gives; the answer message streams partial text as it arrives.
-
     The message is created on the first partial text, not up front: Chainlit orders a run's items by creation
-    time, and an answer created before its steps would be shown above them.
-    """
+    time, and an answer created before its steps would be shown above them."""
 
     def __init__(self) -> None:
         # Steps made outside `async with` get no parent; without the run as parent the UI shows them below the answer.

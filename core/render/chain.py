@@ -13,9 +13,7 @@ def edge_word(edge_type: str) -> str:
 
 def chain_segments(chain: Sequence[Edge], labels: Mapping[str, str]) -> list[list[str]]:
     """Consecutive edges that continue each other form one walk; a break starts a new one.
-
-    Returned as alternating [label, word, label, word, label, …] lists so HTML and text renderers share it.
-    """
+    Returned as alternating [label, word, label, word, label, …] lists so HTML and text renderers share it."""
     segments: list[list[str]] = []
     last_target: str | None = None
     for edge in chain:

@@ -13,9 +13,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 def _stdlib_escape(value: Any) -> Any:
     """html.escape's entities (&quot; &#x27;), so pages stay byte-identical to the f-string ones they replace.
-
-    Autoescape stays on underneath: a value that is already Markup (a rendered macro) passes as it is.
-    """
+    Autoescape stays on underneath: a value that is already Markup (a rendered macro) passes as it is."""
     if hasattr(value, "__html__"):
         return value
     return Markup(escape(str(value), quote=True))

@@ -54,9 +54,7 @@ class RetrievalResult(BaseModel):
 
 class KeepsCorpusStores(Protocol):
     """A retriever whose ranking reads in-memory corpus stores; the answer's selection signals read the same ones.
-
-    Every Retriever is one (its `corpus_stores` is abstract); code that only needs the stores asks for this.
-    """
+    Every Retriever is one (its `corpus_stores` is abstract); code that only needs the stores asks for this."""
 
     def corpus_stores(self, corpus: str) -> CorpusStores | None: ...
 
@@ -70,7 +68,4 @@ class Retriever(ABC):
     @abstractmethod
     def corpus_stores(self, corpus: str) -> CorpusStores | None:
         """The in-memory corpus stores the ranking reads (the answer's selection signals read them too), or None.
-
-        Abstract on purpose: a wrapper that forgot to pass its inner retriever's stores on would silently switch
-        those signals off for whoever uses the wrapper (the chat's panel caps once did exactly that).
-        """
+        Abstract, so that no wrapper silently switches those signals off by not passing its inner retriever's on."""

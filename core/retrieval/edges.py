@@ -70,10 +70,9 @@ class HeldEdges:
 
 @dataclass(frozen=True)
 class ChainStarts:
-    """The units an amendment chain can start from (`core.stores.queries.chain_starts`), read with the edges: the
-    default method asks Neo4j for the current versions of its top hits on every question, and on a corpus where few
-    units were given new words (2 of the Korean dev corpus's 10,840) the answer is almost always none. Each unit says
-    whether a text-giving edge into it carries an instruction's action (a chain from it may start typed)."""
+    """The units an amendment chain can start from (`core.stores.queries.chain_starts`), read with the edges, so
+    that most questions ask Neo4j nothing for current versions. Each says whether a text-giving edge into it carries
+    an instruction's action (a chain from it may start typed)."""
 
     typed_by_unit: Mapping[str, bool] = field(default_factory=dict)
 

@@ -91,11 +91,8 @@ def with_current_versions(query: Query, ranked: list[tuple[str, float]], provena
     """'Current law': a hit given new words by an amending provision is followed by the latest version
     of its AMENDS/REPLACES chain (core.current_law.gives_text says which edges give new words).
 
-    superseded_only: follow chains only from hits that are no longer the current text: their status says
-    so, or an amending act's typed instruction replaced them ("paragraph 3 is replaced by the following").
-    In ADGM all 27 AMENDS/REPLACES edges join two in-force units and carry no instruction ("Rules 4.12.4
-    to 4.12.5 are replaced by Rules A4.12.4 to A4.12.6" under the Simplified Approach): inserting them
-    displaced relevant hits (−0.018 Both@10 on xrefrag dev)."""
+    superseded_only: only from hits no longer current (their status, or a typed replacing instruction); chains
+    between two in-force units displaced relevant hits (bench/results/TRIED.md)."""
     started = time.perf_counter()
     units, starts = query.stores.units, query.stores.chain_starts
     top = [uid for uid, _ in ranked[: query.request.k]]

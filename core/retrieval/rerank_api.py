@@ -42,10 +42,8 @@ def rerank(
     settings: Settings | None = None, config: RetrievalConfig | None = None, external_weight: float = 0.5,
 ) -> RetrievalResult:
     """Blend your scores with ours, widen with citation neighbours of the top hits, lift linked pairs.
-
     Unknown unit ids are dropped (listed in `degraded`); Neo4j being down returns your hits re-ranked
-    without expansion, never an error.
-    """
+    without expansion, never an error."""
     settings = settings or get_settings()
     cfg = config or RetrievalConfig()
     started = time.perf_counter()

@@ -42,9 +42,7 @@ SERVING_RETRY_S = 0.0
 
 def connect(settings: Settings, *, serving: bool = False) -> Driver:
     """A verified driver: NEO4J_URI when set, else the project's local server on loopback.
-
-    It starts nothing: tools that want the local server up start it first (core.neo4j_local, `make neo4j`).
-    """
+    It starts nothing: tools that want the local server up start it first (core.neo4j_local, `make neo4j`)."""
     conn = neo4j_connection(settings)
     retry: dict[str, Any] = {"max_transaction_retry_time": SERVING_RETRY_S} if serving else {}
     # Schema-less property warnings ("property `pending` does not exist") are expected and not for users.

@@ -83,10 +83,8 @@ def neighbours(
     limit_per_unit: int = 50, within: list[str] | None = None,
 ) -> list[Edge]:
     """One hop over the given edge types; edges returned as stored (source cites target).
-
     `within` keeps only neighbours among those ids (e.g. a candidate pool): filtering before the
-    per-unit limit means a hub's relevant neighbour is not lost among its hundreds of citers.
-    """
+    per-unit limit means a hub's relevant neighbour is not lost among its hundreds of citers."""
     types = checked_types(edge_types)
     if not unit_ids or not types:
         return []
@@ -101,12 +99,10 @@ def neighbours(
 
 
 def _expand_query(types: list[str], hops: int, direction: Direction) -> str:
-    """`hops` breadth-first hops from $front in one query, as the Python loop it replaced walked them.
-
+    """`hops` breadth-first hops from $front in one query.
     Per hop: each frontier unit's first $limit edges (stored order), then in that order a neighbour not
     yet seen joins the next frontier while fewer than $cap units were reached. Returns the units reached
-    (id, seed, path of [source, type, target]) and the frontier left for a caller that walks on.
-    """
+    (id, seed, path of [source, type, target]) and the frontier left for a caller that walks on."""
     hop = (
         "CALL (front, reached) { "
         "UNWIND CASE WHEN size(reached) < $cap THEN front ELSE [] END AS f WITH f, f.node AS s "
@@ -133,9 +129,7 @@ def expand(
     max_hops: int = 1, node_cap: int = 50, direction: Direction = "both", limit_per_unit: int = 30,
 ) -> list[Reached]:
     """Breadth-first expansion from the seeds with visited tracking and a cap on new nodes.
-
-    One query per HOPS_PER_QUERY hops: a 1- or 2-hop expansion is one round trip to Neo4j.
-    """
+    One query per HOPS_PER_QUERY hops: a 1- or 2-hop expansion is one round trip to Neo4j."""
     types = checked_types(edge_types)
     hops, cap, limit = max(0, int(max_hops)), int(node_cap), int(limit_per_unit)
     seeds = list(dict.fromkeys(seed_ids))
