@@ -1,9 +1,6 @@
-"""Vietnamese analyzers: words are runs of syllables ("viên chức", "bảo hiểm y tế"), so BM25 over
-space-split syllables matches "viên" in every unrelated "nhân viên". A word segmenter joins them.
-
-Two segmenters are offered (pyvi's CRF, underthesea's) plus the segmenter-free syllable baseline;
-bench/results/lexical_alqac2023_train.json compares them on the ALQAC statements. Each word is also indexed by its
-syllables, so a question the segmenter splits differently from the article still matches.
+"""Vietnamese analyzers: words are runs of syllables ("viên chức"), so BM25 over space-split syllables matches "viên"
+in every "nhân viên". A segmenter (pyvi's CRF or underthesea's; compared in bench/results/lexical_alqac2023_train.json)
+joins them, and each word is also indexed by its syllables, so a question segmented differently still matches.
 """
 from __future__ import annotations
 

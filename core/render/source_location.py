@@ -1,9 +1,7 @@
-"""Where a unit sits in its source file: line numbers in text/Markdown, the page of a PDF, the published
-page of an HTML source.
+"""Where a unit sits in its source file: line numbers in text/Markdown, the page of a PDF or of an HTML source.
 
-Units do not store offsets, so the unit's words are looked up in the file as ingest read it: letters and
-digits only, case folded, so Markdown marks, escapes and re-wrapped lines do not hide a match. Files are read
-once per modification time; a file that is gone or unreadable gives a location without a position.
+The unit's words are looked up in the file as ingest read it (letters and digits only, case folded), read once per
+modification time; a file that is gone or unreadable gives a location without a position.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Topic anchor of a question: the core topic plus facets (actor, time, amount, situation).
 
-RefWalk's `wide` view is the anchor alone: it drops the question's phrasing so that passages which
-share the topic but not the wording can surface. The deterministic extractor needs no model; the
-LLM path (pydantic-ai, any OpenAI-compatible endpoint) is used when one is configured and falls back
-to the deterministic one on any failure.
+RefWalk's `wide` view is the anchor alone, so passages sharing the topic but not the wording can surface. The
+deterministic extractor needs no model; a configured LLM (pydantic-ai) is used when present, falling back to it.
 """
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """A corpus's stores held in memory, and the scoring over them; core.retrieval.reload keeps one set per corpus.
 
-Vectors and unit metadata are held in memory (a corpus of ~15k windows is ~25 MB) so that any
-candidate — including one reached over the graph — can be scored against any query view without
-another store round trip. The citation edges are read with the units (edges.py); Neo4j is read for longer walks
-and current law, and is allowed to be down.
+Vectors, unit metadata and citation edges are held in memory (~25 MB for ~15k windows) so that any candidate,
+including one reached over the graph, is scored without a store round trip; Neo4j is read for longer walks and
+current law, and may be down.
 """
 from __future__ import annotations
 

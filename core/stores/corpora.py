@@ -1,9 +1,7 @@
 """Which corpora exist: the one answer for the chat's picker, the API's corpus check and the start-up warm-up.
 
-The disk decides, not Neo4j: a corpus can be answered only when its search index is on disk (the lexical
-index's id list is the last file an ingest writes), that is known while Neo4j is down, and a graph shared
-by several data dirs may hold corpora this process has no index for. Names come from the directory
-listing, so a corpus name from a request is only ever compared with them, never turned into a path.
+The disk decides, not Neo4j: a corpus is answerable when its lexical index's id list (the last file an ingest
+writes) is on disk. A name from a request is only compared with the directory listing, never turned into a path.
 """
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """Vectors of texts already embedded, kept in the shared cache and reused by any later ingest.
 
-Embedding is most of an ingest (ADGM: 213 of 228 s on 2 cores), and a re-ingest into a new data dir, a
-rebuilt clone or a grammar fix changes few window texts. A vector depends only on the model's files and
-the text, so it is kept under a key made of both: a new or changed model never meets another's vectors.
-The cache is an optimisation only: when it cannot be read or written the texts are embedded as without it.
+Embedding is most of an ingest (ADGM: 213 of 228 s on 2 cores). A vector is keyed by the model's files and the
+text, so a changed model never meets another's vectors. An optimisation only: a cache that cannot be read or
+written is ignored.
 """
 from __future__ import annotations
 
