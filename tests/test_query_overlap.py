@@ -20,7 +20,7 @@ QUESTION = "신고서는 누구에게 어떤 서식으로 내야 하나요?"
 def test_the_question_is_cut_while_the_model_embeds_it(closure_corpus: str, test_settings: Settings,  # noqa: F811
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     retriever = CitewalkRetriever(test_settings)
-    stores = retriever.stores(closure_corpus).warm()  # the heading index is cut before the question comes
+    stores = retriever.stores(closure_corpus)  # opened with its heading index built (ReadCorpus.build_indexes)
     # A question before: the worker threads exist and idle, as in a running app (starting one lets go of the GIL).
     retriever.retrieve(RetrievalRequest(question="신고 기한", corpus=closure_corpus, k=5))
     assert stores.embedder.backend == "e5"

@@ -267,11 +267,6 @@ class CorpusStores:
             parent = info.parent_id
         return out[::-1]
 
-    def warm(self) -> CorpusStores:
-        """Builds the lazily computed indexes now, so the first question after a reload does not pay for them."""
-        _ = self.context_lexical, self.adjacent, self.first_windows, self.first_rows, self.children, self._table_rows
-        return self
-
 
 @dataclass
 class ReadCorpus:
