@@ -93,9 +93,8 @@ SEED_PAIR_POOL = 5  # two hits not joined by a citation are a candidate among th
 #   second   = 1 for a two-unit set (its cost); linked = 1 when the two are joined by a written citation;
 #   second_2q / linked_2q = the same, for a question that asks two things (signals.clauses): such a question
 #              usually needs two provisions, often one citing the other.
-# First stage (the shortlist's order): fitted with `bench.select_fit --l2 0.3` over all candidates, on all dev sets
-# together (each set weighted equally), before the second stage existed (commit 45fffa8); see
-# bench/results/TRIED.md.
+# First stage (the shortlist's order): fitted with `bench.select_fit --l2 0.3` over all candidates on all dev sets
+# together, each weighted equally (bench/results/TRIED.md).
 SET_WEIGHTS = {"cover": 1.254, "phrase": 2.812, "dense": 1.179, "lex_max": 0.675, "lex_min": 1.856, "lex_citing": 0.778,
                "rank_max": 0.142, "rank_min": 1.704, "gain": 8.42, "second": -1.243, "linked": 1.6,
                "second_2q": 0.613, "linked_2q": 1.052}
@@ -118,11 +117,9 @@ READ_WEIGHTS = {"cover": 1.417, "phrase": 4.098, "dense": -0.791, "lex_max": 0.4
 READ_FEATURES = tuple(READ_WEIGHTS)
 # Below this margin over the runner-up the choice is reported as unsure in the caveats.
 UNSURE_MARGIN = 0.25
-# A first-stage (SET_WEIGHTS) lead this large over the next candidate is cited without reading the shortlist in
-# context: the second stage overturned leads up to 1.86 on the sets read by token vectors (HIPAA, GDPR user dev,
-# xrefrag's first 60; bench/results/TRIED.md, "Skipping the reading"), and that reading was most of
-# an answer's time. Where the reading only compares stored vectors (e5: Korean, Vietnamese) it costs nothing and
-# is always done.
+# A first-stage lead this large over the next is cited without reading the shortlist in context (the second stage
+# overturned leads up to 1.86, bench/results/TRIED.md; that reading was most of an answer's time). Reading stored
+# vectors only (e5) costs nothing and is always done.
 CLEAR_MARGIN = 2.25
 
 
