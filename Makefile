@@ -14,7 +14,7 @@ REQ_STAMP := $(VENV)/.runtime-$(shell cat requirements.txt | sha1sum | cut -c1-1
 DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench clean-data
+.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench answers clean-data
 
 python:
 	@echo $(PY)
@@ -67,14 +67,20 @@ check: install-dev
 
 # Two test processes (pytest-xdist), each a whole test file at a time: much of a run waits on servers starting
 # and browsers rendering, and a file's module fixtures (an app, a private Neo4j) stay in one process.
+# --durations=15 lists the slowest tests at the end, so a test that grows slow is seen.
 TEST_WORKERS ?= 2
 test: check
-	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile tests; rc=$$?; \
+	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile --durations=15 tests; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 
 bench: install-dev
 	$(PY) -m bench.citations
 	$(PY) -m bench.ingest
+
+# Every dev set, answers and retrieval, against bench/results/answers_baseline.json, question by question (the corpora
+# this data dir lacks are ingested first). SETS=gdpr_user,ko_dev runs some; UPDATE=1 writes the run as the baseline.
+answers: install-dev
+	$(PY) -m bench.regress $(if $(SETS),--sets $(SETS)) $(if $(UPDATE),--update-baseline)
 
 clean-data: neo4j-stop
 	rm -rf data

@@ -72,7 +72,7 @@ def command(host: str, port: int) -> list[str]:
 
 # glibc gives each thread that allocates its own arena (up to 8 per core), and keeps what each freed: answers run
 # the model in many worker threads, so a worker's memory rose ~200 MiB over its first 20 s of load and stayed
-# there; two arenas halve that at no cost in latency (bench.load, LOAD_issue26.md). An operator's value stands.
+# there; two arenas halve that at no cost in latency (bench.load; bench/results/TRIED.md). An operator's value stands.
 MALLOC_ARENAS = "2"
 
 

@@ -1,6 +1,6 @@
 // Chainlit (2.12) moves a new chat from / to /thread/<id> once its first message is saved, and that page mounts a
 // new message box: a question typed before the move would vanish, the send button disabled over an empty box
-// (bench/results/CHAT_SECOND_QUESTION.md). What is typed is kept here and put back into the box that replaces it.
+// (bench/results/TRIED.md). What is typed is kept here and put back into the box that replaces it.
 (() => {
   let kept = "";
   let box = null;

@@ -2,7 +2,8 @@
 store opening (Neo4j connect, Chroma, BM25), a file write or a graph/page/DOCX rendering run on it would stall
 them all. Read from the code: inside an `async def` of the chat floor, these calls appear only as what
 `asyncio.to_thread` / `run_in_executor` is handed (a function passed, or a lambda), never called in place.
-`bench.open_stall` measures what this keeps: warm-corpus latency while a cold corpus opens.
+What this keeps (warm-corpus latency while a cold corpus opens) was measured by `bench.open_stall`, now in git
+history; its figures are in bench/results/TRIED.md.
 """
 from __future__ import annotations
 

@@ -76,22 +76,3 @@ def test_xrefrag_loader_and_scores(tmp_path):
     questions, fmt, by_label = harness.load_questions(path, None, None)
     assert fmt == "xrefrag" and not by_label and questions[0].gold == ["a", "b"]
     assert harness.xref_scores(questions, {"x1": [("a", 2.0), ("c", 1.0)]}) == {"Both@10": 0.0, "SRC@10": 1.0, "TGT@10": 0.0}
-
-
-def test_first_stage_sweep_on_units_file(tmp_path, test_settings, hipaa_corpus, monkeypatch):
-    from bench import first_stage
-
-    top = get_retriever("bm25", test_settings).retrieve(RetrievalRequest(question=QUESTION, corpus=hipaa_corpus)).hits
-    rows = [{"id": "q1", "question": QUESTION, "gold_unit_ids": [top[0].unit_id]},
-            {"id": "q2", "question": "Which penalties apply?", "gold_unit_ids": [top[0].unit_id, top[1].unit_id]}]
-    questions = tmp_path / "q.jsonl"
-    questions.write_text("\n".join(json.dumps(r) for r in rows))
-    monkeypatch.setattr(first_stage, "get_settings", lambda: test_settings)
-    out = tmp_path / "fs.json"
-    assert first_stage.main(["--questions", str(questions), "--corpus", hipaa_corpus, "--out", str(out)]) == 0
-    variants = json.loads(out.read_text())["variants"]
-    assert {"bm25", "dense", "fused w=0.8", "dense+prf3", "bm25+ k1=1.2 b=0.75"} <= set(variants)
-    # The plain BM25 variant is the index bench.retrieval's bm25 uses: its top hit is q1's gold.
-    assert variants["bm25"]["by_gold_count"]["1"]["MRR"] == 1.0
-    assert set(variants["fused w=0.7"]["by_gold_count"]) == {"1", "2"}
-    assert all(0 <= v["Recall@10"] <= 1 for v in variants.values())

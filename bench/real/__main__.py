@@ -1,6 +1,6 @@
 """Runs every jurisdiction's checks, prints one table and writes bench/results/real.json.
 
-    python -m bench.real [--only ko,eu,vi,vi_gazette] [--out bench/results/real.json]
+    python -m bench.real [--only ko,eu,vi,vi_gazette,vi_laws,vi_law_by_title] [--out bench/results/real.json]
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bench.real.checks import Check
 from bench.report import save_json
 from core.settings import get_settings
 
-AREAS = ("ko", "eu", "vi", "vi_gazette", "html")
+AREAS = ("ko", "eu", "vi", "vi_gazette", "vi_laws", "vi_law_by_title", "html")
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ statute's "세탁물" share no term, nor a question's "자격정지" and a statu
 whole word barred: "세탁물" → "세탁"), as Lucene's nori does in its mixed mode; the lexical index keeps them apart
 from the words as written and reads them only where a unit does not write a question's word
 (`LexicalIndex.group_scores`). It is not the default: on ko_dev its answers cite less precisely
-(bench/results/KO_USER.md, s38-a).
+(bench/results/TRIED.md, s38-a).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 space-split syllables matches "viên" in every unrelated "nhân viên". A word segmenter joins them.
 
 Two segmenters are offered (pyvi's CRF, underthesea's) plus the segmenter-free syllable baseline;
-bench/results/lexical_vi.json compares them on the ALQAC statements. Each word is also indexed by its
+bench/results/lexical_alqac2023_train.json compares them on the ALQAC statements. Each word is also indexed by its
 syllables, so a question the segmenter splits differently from the article still matches.
 """
 from __future__ import annotations

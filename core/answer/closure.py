@@ -17,7 +17,7 @@ and the two directions are not alike:
   article reached from a rules article's other paragraphs is another rule). It is cited by the paragraph the lower
   unit names, or, when that names the whole article, by the article's paragraph that leaves a detail to the lower
   unit's tier (`_Pools.up_partner`).
-Measured on ko_dev and ALQAC (bench/results/ANSWERS.md, issue 25).
+Measured on ko_dev and ALQAC (bench/results/TRIED.md, issue 25).
 """
 from __future__ import annotations
 

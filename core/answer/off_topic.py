@@ -21,7 +21,7 @@ from core.retrieval.stores import CorpusStores
 
 # A topic the law governs spans dozens of provisions (definitions, the duty, its exceptions, recitals); another
 # law's topic meets a few by chance. The group is at most a twentieth of the corpus, so a small one is not
-# averaged whole. 40 separated the two sides best of 3, 5, 10, 20, 40, 80 (bench/results/ANSWERS.md, stop 30).
+# averaged whole. 40 separated the two sides best of 3, 5, 10, 20, 40, 80 (bench/results/TRIED.md, stop 30).
 NEIGHBOURS = 40
 _ENDS = ".?!。？！"
 _SENTENCE_END = re.compile(rf"(?<=[{_ENDS}])\s+")

@@ -100,7 +100,7 @@ SEED_PAIR_POOL = 5  # two hits not joined by a citation are a candidate among th
 #              usually needs two provisions, often one citing the other.
 # First stage (the shortlist's order): fitted with `bench.select_fit --l2 0.3` over all candidates, on all dev sets
 # together (each set weighted equally), before the second stage existed (commit 45fffa8); see
-# bench/results/ANSWERS.md.
+# bench/results/TRIED.md.
 SET_WEIGHTS = {"cover": 1.254, "phrase": 2.812, "dense": 1.179, "lex_max": 0.675, "lex_min": 1.856, "lex_citing": 0.778,
                "rank_max": 0.142, "rank_min": 1.704, "gain": 8.42, "second": -1.243, "linked": 1.6,
                "second_2q": 0.613, "linked_2q": 1.052}
@@ -115,7 +115,7 @@ FEATURES = tuple(SET_WEIGHTS)
 SOFT_FEATURES = ("soft_cover", "soft_min", "soft_gain", "soft_split")
 READ_POOL = 5
 # Fitted with `python -m bench.select_fit --l2 0.1` on all dev sets together over this shortlist (each set weighted
-# equally), see bench/results/ANSWERS.md. SET_WEIGHTS only shortlists; these decide.
+# equally), see bench/results/TRIED.md. SET_WEIGHTS only shortlists; these decide.
 READ_WEIGHTS = {"cover": 1.417, "phrase": 4.098, "dense": -0.791, "lex_max": 0.469, "lex_min": 0.511,
                 "lex_citing": 1.192, "rank_max": -0.511, "rank_min": 1.648, "gain": 2.563, "second": -1.284,
                 "linked": 1.696, "second_2q": 1.065, "linked_2q": 0.17, "soft_cover": 5.797, "soft_min": 1.989,
@@ -125,7 +125,7 @@ READ_FEATURES = tuple(READ_WEIGHTS)
 UNSURE_MARGIN = 0.25
 # A first-stage (SET_WEIGHTS) lead this large over the next candidate is cited without reading the shortlist in
 # context: the second stage overturned leads up to 1.86 on the sets read by token vectors (HIPAA, GDPR user dev,
-# xrefrag's first 60; `python -m bench.read_skip`, bench/results/LOAD_issue26.md), and that reading was most of
+# xrefrag's first 60; bench/results/TRIED.md, "Skipping the reading"), and that reading was most of
 # an answer's time. Where the reading only compares stored vectors (e5: Korean, Vietnamese) it costs nothing and
 # is always done.
 CLEAR_MARGIN = 2.25

@@ -47,7 +47,7 @@ class Embedder(ABC):
     token_model: Any = None
     # The mean cosine of a question's nearest units under which no provision is taken to answer it
     # (core.answer.off_topic); a model's cosines have their own scale, so each model has its own, and a model
-    # nobody calibrated (None) never declines. Chosen with `python -m bench.off_topic` (bench/results/ANSWERS.md).
+    # nobody calibrated (None) never declines. Chosen with `python -m bench.off_topic` (bench/results/TRIED.md).
     far_neighbourhood: float | None = None
 
     @property

@@ -1,6 +1,6 @@
 """Citewalk, the default: score-fused BM25 + dense first stage, then citation-pair co-occurrence.
 
-Why this shape (measured on the ADGM dev sets, see bench/results/README.md): BM25 carries most of the
+Why this shape (measured on the ADGM dev sets, see bench/results/TRIED.md): BM25 carries most of the
 signal on these corpora, so a score fusion weighted towards it beats rank fusion (RRF flattens BM25's
 large margins). A cross-reference question needs a passage *and* the passage it cites; both are
 individually relevant but rarely both in the flat top 10. A top seed's citation neighbour that is

@@ -55,10 +55,10 @@ class RetrievalConfig(BaseSettings):
         "λ: a delegation partner v of hit u rises to s(v) + λ·s(u), below u"))
     closure_hops: int = Field(default=2, ge=0, description="DELEGATES_TO/SPECIFIES hops: act → decree → rules")
     # Measured on the Korean and Vietnamese dev sets; the English ones (ADGM holds 61 DELEGATES_TO edges) were not
-    # re-measured with it, so an English corpus ranks as before until they are (bench/results/README.md).
+    # re-measured with it, so an English corpus ranks as before until they are (bench/results/TRIED.md).
     closure_languages: list[str] = Field(default=["ko", "vi"], description="corpus languages the closure runs on")
     # Off: ko_dev retrieval gains 0.02 FullCov@10 with it, but the extractive answers choose among several clauses of
-    # the best article and lose more (ALQAC P/R 0.921/0.934 -> 0.862/0.882; bench/results/README.md, issue 25).
+    # the best article and lose more (ALQAC P/R 0.921/0.934 -> 0.862/0.882; bench/results/TRIED.md, issue 25).
     article_languages: list[str] = Field(default=[], description=(
         "corpus languages whose top k holds one unit per article (articles.py)"))
     views: bool = Field(default=False, description="add the anchor views (RRM) to the default method")

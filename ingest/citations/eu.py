@@ -27,7 +27,7 @@ from ingest.citations.eu_refs import (
 )
 from ingest.models import Mention
 from ingest.parsers.generic.eu import TRADITION
-from ingest.parsers.generic.keys import Segment, doc_key, path_of_key, unit_key
+from ingest.parsers.generic.keys import Segment, doc_key, path_of_key, title_name_key, unit_key
 
 _Paths = list[list[Segment]]
 
@@ -52,6 +52,11 @@ class EuCitationFinder:
                 for key in unit.keys:
                     if key.startswith("gen-name:"):
                         self._by_name.setdefault(key, slug)
+        # Short titles the texts give numbered acts: "the General Data Protection Regulation" is Regulation (EU) 2016/679
+        # wherever a full citation says so, whether or not that act is ingested.
+        self._stated: dict[str, Act] = {}
+        for unit in self._units.values():
+            self._stated.update((k, a) for k, a in _stated_short_titles(unit.text).items() if k not in self._stated)
 
     @property
     def warnings(self) -> list[str]:
@@ -111,7 +116,8 @@ class EuCitationFinder:
         (its own number in its title) nor to an article of it."""
         mentions: list[Mention] = []
         for match in P.ACT_NAME.finditer(unit.text):
-            act = act_from(match)
+            named = act_from(match)
+            act = self._numbered(named) if named is not None else None
             if act is None or act.name in instructed or any(a < match.end() and match.start() < b for a, b in taken):
                 continue
             target = self._slug_of(act)
@@ -204,8 +210,13 @@ class EuCitationFinder:
         return Mention(source_id=unit.id, text=instruction.raw, start=instruction.start, end=instruction.end, keys=keys,
                        edge_type=instruction.edge_type, typed=True, name=name, action=instruction.action)
 
+    def _numbered(self, act: Act) -> Act:
+        """A short-titled act as the number a full citation gave it, when one did."""
+        return self._stated.get(act.keys[0], act) if act.keys and act.keys[0] not in self._by_name else act
+
     def _keys(self, act: Act | None, paths: _Paths, slug: str) -> tuple[list[str], str | None]:
         """Keys finest first (alternatives at each depth), then the act itself; the External name."""
+        act = self._numbered(act) if act is not None else None
         target = slug if act is None or (act.keys and act.keys[0] == f"self:{slug}") else self._slug_of(act)
         if target is None:
             assert act is not None
@@ -220,7 +231,7 @@ class EuCitationFinder:
         return list(dict.fromkeys(keys)), None
 
     def _slug_of(self, act: Act) -> str | None:
-        return next((self._by_name[k] for k in act.keys if k in self._by_name), None)
+        return next((self._by_name[k] for k in self._numbered(act).keys if k in self._by_name), None)
 
 
 def _matches(text: str) -> Iterator[tuple[re.Match[str], bool]]:
@@ -233,6 +244,19 @@ def _matches(text: str) -> Iterator[tuple[re.Match[str], bool]]:
         if start >= end:
             end = -neg_end
             yield match, order == 1
+
+
+def _stated_short_titles(text: str) -> dict[str, Act]:
+    """Short title key → the act whose full citation gives it: the first numbered act of the citation's line
+    ("Regulation (EU) 2016/679 of … repealing Directive 95/46/EC (General Data Protection Regulation)")."""
+    out: dict[str, Act] = {}
+    for stated in P.STATED_SHORT.finditer(text):
+        start = max(text.rfind("\n", 0, stated.start()), text.rfind("; ", 0, stated.start())) + 1
+        first = next((a for a in map(act_from, P.ACT_NAME.finditer(text, start, stated.start())) if a and a.kind != "treaty"
+                      and not a.keys[0].startswith("gen-name:title:")), None)
+        if first is not None:
+            out.setdefault(title_name_key(" ".join(stated["stated"].split())), first)
+    return out
 
 
 def _last_act(text: str, before: int, kind: str | None) -> Act | None:

@@ -128,7 +128,7 @@ def _instruction(match: re.Match[str], context: Amending, following: str, lead: 
 
 def _names_act_only(words: str) -> bool:
     match = P.ACT_NAME.fullmatch(words)
-    return match is not None and bool(match.groupdict().get("anum"))
+    return match is not None and bool(match.groupdict().get("anum") or match.groupdict().get("short"))
 
 
 def _location(words: str) -> tuple[Act | None, list[list[Segment]]] | None:
@@ -148,7 +148,7 @@ def _location(words: str) -> tuple[Act | None, list[list[Segment]]] | None:
         if part is None:
             return None
         position = part.end()
-        found = act_from(part) if part["anum"] else None
+        found = act_from(part) if part["anum"] or part["short"] else None
         if found is not None:
             act = found
             continue

@@ -34,10 +34,14 @@ _TREATY = (
     r"(?P<treaty>(?:the\s)?TFEU|(?:the\s)?TEU|the\sTreaty\son\sthe\sFunctioning\sof\sthe\sEuropean\sUnion"
     r"|the\sTreaty\son\sEuropean\sUnion|the\sCharter(?:\sof\sFundamental\sRights(?:\sof\sthe\sEuropean\sUnion)?)?)"
 )
+# An act by its short title: "the General Data Protection Regulation". A title followed by a number is the numbered
+# act's own words ("the Delegated Regulation (EU) 2022/2115" is _ACT's).
+_SHORT_WORDS = r"(?:[A-Z][A-Za-z\-]{1,30}\s){1,8}(?:Regulation|Directive|Decision)"
+_SHORT = rf"[Tt]he\s(?P<short>{_SHORT_WORDS})(?!\s(?:\((?:EU|EC|EEC|Euratom)|No\s|\d))"
 _TAIL = (
     rf"(?:\s(?P<direct>TFEU|TEU)\b"
     rf"|,?\s(?:of|in|under)\s(?:(?P<self>this\s(?:Regulation|Directive|Decision))"
-    rf"|(?P<that>that\s(?:Regulation|Directive|Decision|Treaty))|{_ACT}|{_TREATY})"
+    rf"|(?P<that>that\s(?:Regulation|Directive|Decision|Treaty))|{_ACT}|{_SHORT}|{_TREATY})"
     rf"|\s(?P<thereof>thereof)\b)?"
 )
 
@@ -60,7 +64,9 @@ RELATIVE = re.compile(
     rf"|(?P<bpts>(?i:p)oints?\s{LABELS})(?:\s(?:of|in)\s(?:the\s)?(?:{ORD}\ssubparagraph|this\s(?:paragraph|subparagraph)))?)"
 )
 
-ACT_NAME = re.compile(rf"(?<![\w/]){_ACT}|(?<!\w){_TREATY}(?!\w)")
+ACT_NAME = re.compile(rf"(?<![\w/]){_ACT}|(?<!\w){_SHORT}|(?<!\w){_TREATY}(?!\w)")
+# "… repealing Directive 95/46/EC (General Data Protection Regulation)": the short title an act's full citation gives it.
+STATED_SHORT = re.compile(rf"\((?P<stated>{_SHORT_WORDS})\)")
 PARAS_SPLIT = re.compile(_JOIN)
 
 # Amending acts ----------------------------------------------------------------------------------
@@ -84,7 +90,7 @@ LOC_PART = re.compile(
     rf"|(?P<article>Articles?)\s(?P<articlev>{ITEMS})"
     rf"|(?P<para>paragraphs?)\s(?P<parav>\d{{1,3}}[a-z]?(?:{_JOIN}\d{{1,3}}[a-z]?){{0,8}})"
     rf"|(?P<point>points?)\s(?P<pointv>(?:{LABEL}|\d{{1,3}}[a-z]?)(?:{_JOIN}(?:{LABEL}|\d{{1,3}}[a-z]?)){{0,8}})"
-    rf"|{_ACT}"
+    rf"|{_ACT}|{_SHORT}"
 )
 LOC_GLUE = re.compile(r"\s{0,2}(?:,|(?P<of>of|in|to)(?=\s))?\s{0,2}")
 QUOTED_LABEL = re.compile(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ingest.citations import eu_patterns as P
 from ingest.parsers.generic.eu import act_name
-from ingest.parsers.generic.keys import Segment, number_name_keys
+from ingest.parsers.generic.keys import Segment, number_name_keys, title_name_key
 
 _TREATIES = {
     "tfeu": "TFEU", "the tfeu": "TFEU", "the treaty on the functioning of the european union": "TFEU",
@@ -37,6 +37,9 @@ def act_from(match: re.Match[str]) -> Act | None:
         kind = groups["atype"].lower()
         name = act_name(groups["atype"], groups.get("series"), groups["anum"], bool(groups.get("no")))
         return Act(name, kind, tuple(number_name_keys(kind, groups["anum"])))
+    if groups.get("short"):
+        short = " ".join(groups["short"].split())
+        return Act(short, short.rsplit(" ", 1)[-1].lower(), (title_name_key(short),))
     treaty = groups.get("treaty") or groups.get("direct")
     if treaty:
         words = " ".join(treaty.split()).lower()

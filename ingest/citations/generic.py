@@ -79,6 +79,14 @@ class GenericCitationFinder:
                 own = next((k for k in unit.keys if k.startswith(f"{doc_key(slug)}:")), None)
                 self._paths[unit.id] = path_of_key(own) if own else []
             self._sources.update(_codified_sources(document))
+        # English names the texts give acts cited by their own (Korean) title: "the Medical Service Act (의료법)".
+        self._english: dict[str, str] = {}
+        for document in documents:
+            for unit in document.units:
+                for stated in P.EN_NAME_STATED.finditer(unit.text):
+                    english = re.sub(r"^The\s", "", stated["en"] or stated["en2"])
+                    own = " ".join((stated["ko"] or stated["ko2"]).split())
+                    self._english.setdefault(title_name_key(english), title_name_key(own))
         self._korean = KoreanCitationFinder(documents, self._named)
         self._amending = AmendingInstructions(documents, _slug, self._named)
         self._vietnamese = {d.id for d in documents if d.units and d.units[0].metadata.get("grammar") == "vi"}
@@ -146,7 +154,7 @@ class GenericCitationFinder:
 
     def _named(self, candidates: list[str]) -> Target:
         for key in candidates:
-            slug = self._by_name.get(key)
+            slug = self._by_name.get(key) or self._by_name.get(self._english.get(key, ""))
             if slug is not None:
                 return Target(slug, named=True)
         return Target(None, external=candidates[0], named=True)

@@ -90,3 +90,10 @@ EN_ACT = re.compile(rf"(?<![\w/])(?P<dtype>{_EN_TYPES}){_SP}(?:No\.?{_OPT_SP})?(
 
 PAREN_PART = re.compile(r"\(([0-9A-Za-z]{1,5})\)")
 ROMAN_LOWER = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xiv|xvi{0,3}|xix|xx)")
+
+# An act's English name stated beside its own: "the Medical Service Act (의료법)", "「의료법」(Medical Service Act)".
+_EN_NAME = r"(?:[A-Z][\w'’\-]{0,30}\s){0,8}(?:Act|Decree|Rules|Regulations|Code|Law)"
+EN_NAME_STATED = re.compile(
+    rf"(?P<en>{_EN_NAME})(?:\sof\s(?:the\s)?(?:Republic\sof\s)?Korea)?\s?\(\s?「?(?P<ko>[가-힣0-9·][가-힣0-9·\s]{{0,60}}?)」?\s?\)"
+    rf"|「(?P<ko2>[^」\n]{{1,60}})」\s?\(\s?(?:[Tt]he\s)?(?P<en2>{_EN_NAME})\s?\)"
+)

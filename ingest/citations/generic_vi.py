@@ -14,10 +14,11 @@ from collections.abc import Callable
 from core.current_law import ACT_WIDE
 from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations.generic_refs import Ref, Target, ref_keys
-from ingest.citations.vi_amendments import Action, ActRef, Context, Instruction, document_context, provision_paths, read_unit
+from ingest.citations.vi_acts import ActRef, StatedActs
+from ingest.citations.vi_amendments import Action, Context, Instruction, document_context, provision_paths, read_unit
 from ingest.citations.vi_inserted import Inserter
 from ingest.models import Mention
-from ingest.parsers.generic.keys import Segment, doc_type, number_name_keys, unit_key
+from ingest.parsers.generic.keys import Segment, number_name_keys, unit_key
 
 _WORDS = {"pt": "điểm", "cl": "khoản", "art": "Điều", "sec": "Mục", "ch": "Chương", "annex": "Phụ lục", "form": "Mẫu số"}
 
@@ -77,16 +78,19 @@ class AmendingInstructions:
             for instruction in found:
                 if instruction.action is not Action.ADD or instruction.act is None or instruction.new is None:
                     continue
-                slug = named(number_name_keys(doc_type(instruction.act.dtype), instruction.act.number)).slug
+                slug = named(instruction.act.keys()).slug
                 amended = by_slug.get(slug) if slug is not None else None
                 if amended is not None and inserter.insert(instruction, units[unit_id], amended) is not None:
-                    instruction.targets = [instruction.new]
+                    # The units added beside it ("khoản 17 và khoản 18") amend the unit they go into.
+                    instruction.targets = list(dict.fromkeys([instruction.new, *(m[:-1] for m in instruction.more_new if m[:-1])]))
 
     def _read(self, document: Document, root: LegalUnit) -> None:
         number = root.metadata.get("number")
         own = ActRef("", number) if number else None
-        doc_act = document_context(root)
-        if doc_act is not None and own is not None and doc_act.number == own.number:
+        # The numbers the document gives the acts it names by title ("Luật điện lực số 28/2004/QH11" in the preamble).
+        stated = StatedActs("\n".join(u.text for u in document.units))
+        doc_act = document_context(root, stated)
+        if doc_act is not None and doc_act.same_number(own):
             doc_act = None
         contexts: dict[str, Context] = {root.id: Context(act=doc_act)}
         for unit in document.units[1:]:
@@ -94,7 +98,7 @@ class AmendingInstructions:
             # An article starts afresh from the act its chapter names ("Chương I. SỬA ĐỔI … CỦA NGHỊ ĐỊNH SỐ 87/2009/NĐ-CP"
             # in a decree that amends several), else the act the title names.
             inherited = Context(act=above.act or doc_act) if unit.type is UnitType.ARTICLE else above
-            reading = read_unit(unit, inherited, own)
+            reading = read_unit(unit, inherited, own, stated)
             contexts[unit.id] = reading.context
             found = [i for i in reading.instructions if i.act is not None and (i.targets or not i.umbrella)]
             if found:
@@ -105,7 +109,11 @@ class AmendingInstructions:
         for instruction in self.by_unit.get(unit.id, []):
             act = instruction.act
             assert act is not None
-            target = named(number_name_keys(doc_type(act.dtype), act.number))
+            target = named(act.keys())
+            if target.slug is not None and any(k.startswith(f"gen:{target.slug}:") for k in unit.keys):
+                # A title that finds the amending act itself ("Luật Điện ảnh" in the Luật Điện ảnh that replaces an
+                # older one) names another act of that title, not ingested here.
+                target = Target(None, external=act.keys()[0], named=True)
             edge_type, action = _edge(instruction)
             if not instruction.targets and not instruction.umbrella:
                 self.warnings.append(f"{label}: the instruction “{instruction.raw[:120]}” names a provision whose article "

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 _SP = r"\s{1,3}"
-_VERB = r"(?:sửa{_SP}đổi|sửa|bổ{_SP}sung|bãi{_SP}bỏ|thay{_SP}thế|đính{_SP}chính|bỏ)".replace("{_SP}", _SP)
+# "Thay cụm từ “A” bằng cụm từ “B”" is the older drafting of "thay thế cụm từ" (never "thay đổi").
+_VERB = r"(?:sửa{_SP}đổi|sửa|bổ{_SP}sung|bãi{_SP}bỏ|thay{_SP}thế|thay(?={_SP}(?:cụm{_SP}từ|từ|các{_SP}từ)(?!\w))|đính{_SP}chính|bỏ)".replace("{_SP}", _SP)
 
 # An instruction's first words, after the item's own label ("5.", "b)", "-", an opening quote).
 LABEL = re.compile(r"\s{0,6}(?:[“\"]\s{0,2})?(?:\d{1,3}\.|[a-zđ]\)|[-–+•])?\s{0,3}(?:[“\"]\s{0,2})?")
@@ -51,9 +52,21 @@ ACT = re.compile(
     r"|nghị\s{1,2}quyết(?:\s{1,2}liên\s{1,2}tịch)?|pháp\s{1,2}lệnh))"
     r"(?:\s{1,3}[^\s\d,;:()]{1,15}){0,8}?\s{1,3}(?:(?i:số)\s{1,3})?(?P<dnum>\d{1,5}/\d{4}/[A-ZĐ0-9][A-ZĐ0-9\-]{0,24}|\d{1,5}/\d{4})(?![\w/])"
 )
+# An act named by its title, without a number: "của Luật Bảo hiểm y tế", "CỦA LUẬT ĐIỆN LỰC", "Bộ luật Tố tụng dân sự".
+# The title runs word by word (a comma may join "Phòng, chống …") until a word that starts what follows a title: its
+# number or date, "như sau", "đã được sửa đổi", "tại", "và Luật …", "này". "pháp luật về …" names no act.
+_TITLE_STOP = (r"(?:số|ngày|năm|như|đã|được|bị|tại|theo|này|đó|trên|có|hết|quy{_SP}định|ban{_SP}hành|và|hoặc|"
+               r"luật|bộ{_SP}luật|pháp{_SP}lệnh|nghị{_SP}định|thông{_SP}tư)(?!\w)").replace("{_SP}", _SP)
+TITLED = re.compile(
+    rf"(?<!\w)(?<!(?i:pháp)\s)(?P<dtype>(?i:bộ{_SP}luật|luật|pháp{_SP}lệnh))\s{{1,3}}"
+    rf"(?P<title>(?!(?i:{_TITLE_STOP}))[^\W\d_][\w\-]{{0,19}}(?:(?:,?\s{{1,3}})(?!(?i:{_TITLE_STOP}))[^\W\d_][\w\-]{{0,19}}){{0,12}})"
+)
+# "(sau đây gọi là Luật Bảo hiểm y tế)", "(sau đây gọi tắt là …)": a short name the document gives an act it numbered.
+CALLED = re.compile(r"\(\s{0,2}(?i:sau\s{1,3}đây\s{1,3})?(?i:gọi)(?:\s{1,3}(?i:tắt|chung))?\s{1,3}(?i:là)\s{1,3}(?P<name>[^()]{3,160}?)\s{0,2}\)")
+
 # The passive form, common in amending laws: "1. Khoản 2 Điều 5 được sửa đổi, bổ sung như sau:", "Điều 7 được bãi bỏ.",
 # "Cụm từ “A” tại khoản 1 Điều 4 được thay thế bằng cụm từ “B”.", "Điều 5 được bổ sung khoản 3 như sau:".
-SUBJECT = re.compile(rf"(?i:tên|cụm{_SP}từ|từ|các{_SP}từ|điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu)(?!\w)")
+SUBJECT = re.compile(rf"(?i:(?:các|những){_SP})?(?i:tên|cụm{_SP}từ|từ|các{_SP}từ|điểm|khoản|điều|mục|chương|phụ{_SP}lục|mẫu)(?!\w)")
 PASSIVE = re.compile(rf"(?<!\w)(?i:được|bị){_SP}(?P<verbs>(?i:{_VERB})(?:\s{{0,3}}(?:,|và){_SP}(?i:{_VERB})){{0,3}})(?!\w)")
 # After a passive verb, the source of a change (a consolidated text's footnote), not an instruction.
 PROVENANCE = re.compile(rf"^\s{{0,3}}(?i:theo|bởi|tại|căn{_SP}cứ)(?!\w)")
@@ -75,4 +88,6 @@ EXCEPT = re.compile(rf"(?<!\w)(?i:trừ|ngoại{_SP}trừ)(?!\w)")
 AS_FOLLOWS = re.compile(rf"(?i:như{_SP}sau|quy{_SP}định{_SP}(?:như{_SP}sau|về))")
 # "một số điều", "các khoản" with no number after them: an umbrella over the items below ("các Điều 9, Điều 10"
 # and "các Điều từ Điều 10 đến Điều 14" name their targets).
-SOME = re.compile(rf"(?i:một{_SP}số|các){_SP}(?i:điều|khoản|điểm|mẫu|cụm|từ|nội{_SP}dung|tên|mục)(?!\w|{_SP}(?:\d|(?i:từ|số)\s))")
+# "một số phụ lục, mẫu biểu của Thông tư …" names no annex either: it introduces the items that do.
+SOME = re.compile(rf"(?i:một{_SP}số|các){_SP}(?i:điều|khoản|điểm|mẫu|cụm|từ|nội{_SP}dung|tên|mục|phụ{_SP}lục|biểu{_SP}mẫu"
+                  rf"|quy{_SP}định|văn{_SP}bản)(?!\w|{_SP}(?:\d|(?i:từ|số)\s))")

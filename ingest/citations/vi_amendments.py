@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from core.domain import LegalUnit, UnitType
 from ingest.citations import vi_amendment_patterns as P
+from ingest.citations.vi_acts import ActRef, StatedActs, act_of
 from ingest.parsers.generic.keys import Segment
 from ingest.parsers.generic.quotes import QuoteTracker
 from ingest.parsers.generic.vi_gazette import introduces_quote
@@ -31,17 +32,6 @@ class Action(StrEnum):
     REPEAL = "repeal"
     REPLACE_WORDS = "replace_words"
     REPLACE = "replace"
-
-
-@dataclass(frozen=True)
-class ActRef:
-    """An act as the instruction writes it: "Thông tư" + "44/2022/TT-BTC"."""
-
-    dtype: str
-    number: str
-
-    def name(self) -> str:
-        return f"{self.dtype} số {self.number}"
 
 
 @dataclass
@@ -59,6 +49,9 @@ class Instruction:
     umbrella: bool = False  # introduces the instructions of its sub-items
     new_text: str = ""  # the quoted words that follow "như sau:"
     excepted: list[tuple[Segment, ...]] = field(default_factory=list)  # "…, trừ … tại khoản 4 Điều 7": left as they are
+    sentence_act: ActRef | None = None  # the act a later instruction of the same sentence names
+    sentence_article: tuple[Segment, ...] = ()  # the article it names, for "khoản 1a …; … khoản 3 Điều 4"
+    more_new: list[tuple[Segment, ...]] = field(default_factory=list)  # further units an "add" creates beside `new`
 
 
 @dataclass
@@ -85,21 +78,32 @@ _MAX_LINES = 10
 _MAX_SPAN = 50
 
 
-def document_context(document_unit: LegalUnit) -> ActRef | None:
-    """The act a whole amending document speaks of: named after an amending verb in its title, before the
-    preamble's legal bases ("Căn cứ …", which name other amending acts)."""
+def document_context(document_unit: LegalUnit, stated: StatedActs | None = None) -> ActRef | None:
+    """The act a whole amending document speaks of: named after an amending verb in its title (by number, or by
+    title: "LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT ĐIỆN LỰC"), before the preamble's legal bases ("Căn cứ …",
+    which name other amending acts)."""
     head = document_unit.text.split("Căn cứ", 1)[0]
     head = " ".join(head.split())
     for match in P.START.finditer(head):
-        act = P.ACT.search(head, match.end(), match.end() + 200)
-        if act:
-            return _act(act)
+        window = head[match.end(): match.end() + 200]
+        act = _named_act(window, stated or StatedActs())
+        if act is not None:
+            return act[1]
     return None
 
 
-def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Reading:
+def _named_act(region: str, stated: StatedActs) -> tuple[int, ActRef] | None:
+    """The first act `region` names, by number or else by title, and where it starts."""
+    numbered = P.ACT.search(region)
+    if numbered is not None:
+        return numbered.start(), act_of(numbered, region)
+    return stated.find(region)
+
+
+def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None, stated: StatedActs | None = None) -> Reading:
     """The unit's instructions and the context its sub-items inherit. `own_act`: the document's own number,
-    never a target. An article whose heading does not amend gives its items no context."""
+    never a target; `stated`: the acts the document numbers by title. An article whose heading does not amend gives
+    its items no context."""
     reading = Reading(context=inherited if unit.type is not UnitType.ARTICLE else Context())
     lines = unit.text.split("\n")
     offsets = [0]
@@ -108,6 +112,7 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
     tracker = QuoteTracker(introduces_quote)
     quoting_instructions = False
     current: Instruction | None = None
+    said: list[Instruction] = []  # the last sentence's instructions: one "như sau:" quote gives all their words
     n = 0
     while n < len(lines):
         line = lines[n]
@@ -116,8 +121,8 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
         if quoted and not was_inside:
             quoting_instructions = current is not None and current.umbrella
         if quoted and not quoting_instructions:
-            if current is not None:
-                current.new_text = "\n".join(filter(None, [current.new_text, line.strip()]))
+            for quoting in said or ([current] if current is not None else []):
+                quoting.new_text = "\n".join(filter(None, [quoting.new_text, line.strip()]))
             n += 1
             continue
         label = P.LABEL.match(line)
@@ -141,14 +146,27 @@ def read_unit(unit: LegalUnit, inherited: Context, own_act: ActRef | None) -> Re
                 n = last + 1
                 continue
             text = active
+        sentence: list[Instruction] = []
         for piece in P.NEXT_INSTRUCTION.split(text):
-            instruction = parse_instruction(piece, start, end) if not expiring else _expiry(piece, start, end)
+            instruction = parse_instruction(piece, start, end, stated) if not expiring else _expiry(piece, start, end)
             if instruction is None:
                 continue
-            if instruction.act is not None and own_act is not None and instruction.act.number == own_act.number:
+            if instruction.act is not None and instruction.act.same_number(own_act):
                 continue  # "ban hành kèm theo Nghị định này" written with its own number
-            reading.instructions.append(instruction)
+            sentence.append(instruction)
             current = instruction
+        # "Bãi bỏ từ “thứ tự” tại khoản 1 Điều 18; bãi bỏ điểm b khoản 1 Điều 41 … của Luật điện lực.": the act that
+        # closes the sentence is its earlier instructions' too, where nothing above names one.
+        closing = next((i.act for i in reversed(sentence) if i.act is not None), None)
+        for index, instruction in enumerate(sentence):
+            instruction.sentence_act = closing
+            # "Bổ sung khoản 1a vào sau khoản 1; sửa đổi, bổ sung khoản 3 và khoản 4 Điều 4": the article a later
+            # instruction of the sentence writes is the one its earlier clauses and points belong to.
+            instruction.sentence_article = next((path[:1] for later in sentence[index + 1:]
+                                                 for path in [*later.targets, *([later.new] if later.new else [])]
+                                                 if path and path[0][0] == "art"), ())
+        reading.instructions += sentence
+        said = sentence
         n = last + 1
     _settle(reading, unit, inherited)
     return reading
@@ -159,21 +177,32 @@ def _settle(reading: Reading, unit: LegalUnit, inherited: Context) -> None:
     act, base = inherited.act, inherited.base
     for instruction in reading.instructions:
         if instruction.act is None:
-            instruction.act = act
+            instruction.act = act or instruction.sentence_act
         elif unit.type is UnitType.ARTICLE or instruction.umbrella:
             act = instruction.act
-        completed = [_complete(path, base) for path in instruction.targets]
+        here = instruction.sentence_article or base
+        completed = [_complete(path, here) for path in instruction.targets]
         instruction.targets = [p for p in completed if p is not None]
+        instruction.more_new = [m for m in (_complete(path, here) for path in instruction.more_new) if m]
         if instruction.new is not None:
-            instruction.new = _complete(instruction.new, base) or instruction.new
+            instruction.new = _complete(instruction.new, here) or instruction.new
             if not instruction.targets:
                 instruction.targets = [_anchor(instruction.new) or base]
         if len(instruction.targets) == 1 and instruction.targets[0]:
             # Its sub-items, and the dashes after it in this unit, act inside it: "Điều 119. Sửa đổi, bổ sung
             # khoản 2 Điều 7" over "1. Sửa đổi tiêu đề khoản 2", as an umbrella "một số khoản của Điều 7" does.
             base = instruction.targets[0]
+    # A heading that a line below restates ("Điều 55. Sửa đổi, bổ sung Điều 135 của Bộ luật Tố tụng dân sự" over "Sửa
+    # đổi, bổ sung Điều 135 của Bộ luật Tố tụng dân sự số 92/2015/QH13 … như sau:") is one instruction: the later one.
+    reading.instructions = [i for n, i in enumerate(reading.instructions)
+                            if not any(_restated(i, later) for later in reading.instructions[n + 1:])]
     amending = bool(reading.instructions) or unit.type is not UnitType.ARTICLE
     reading.context = Context(act=act, base=base) if amending else Context()
+
+
+def _restated(instruction: Instruction, later: Instruction) -> bool:
+    return (not instruction.umbrella and instruction.act is not None and later.act is not None
+            and instruction.act.name() == later.act.name() and bool(instruction.targets) and instruction.targets == later.targets)
 
 
 def _sentence_end(lines: list[str], n: int, tracker: QuoteTracker) -> int:
@@ -199,8 +228,9 @@ def _joined(lines: list[str]) -> str:
     return out
 
 
-def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instruction | None:
-    """One instruction sentence (from its verb) → its typed reading; None when it names nothing it acts on."""
+def parse_instruction(sentence: str, start: int = 0, end: int = 0, stated: StatedActs | None = None) -> Instruction | None:
+    """One instruction sentence (from its verb) → its typed reading; None when it names nothing it acts on. The act
+    is named by number, else by title (`stated`: the numbers the document gives titles)."""
     verbs_match = P.VERBS.match(sentence)
     if verbs_match is None:
         return None
@@ -222,6 +252,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
     action, part = _action(verbs, bool(words))
     words_from = words_to = None
     new: tuple[Segment, ...] | None = None
+    more_new: list[tuple[Segment, ...]] = []  # "khoản 17 và khoản 18": the units added beside the first
     region = masked
     if words:
         words_from = quotes[0]
@@ -237,24 +268,25 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
         into = P.INTO.search(masked)
         if into:
             new_paths = _paths(_tokens(masked[: into.start()]))
-            new = new_paths[0] if new_paths else None
+            new, more_new = (new_paths[0], new_paths[1:]) if new_paths else (None, [])
             region = masked[into.end():]
     this_act = P.THIS_ACT.search(region)
     if this_act:
         region = region[: this_act.start()]
-    act_match = P.ACT.search(region)
-    act = _act(act_match) if act_match else None
-    tokens = _tokens(region[: act_match.start()] if act_match else region)
+    named = _named_act(region, stated or StatedActs())
+    act = named[1] if named else None
+    tokens = _tokens(region[: named[0]] if named else region)
     targets = _paths(tokens)
     if any(title for _, _, title in tokens):
         part = part or "title"
     if action is Action.ADD and new is None and targets:
-        new, targets = targets[0], []  # the anchor is found once the context completes the new unit
+        new, more_new, targets = targets[0], targets[1:], []  # the anchor is found once the context completes them
     elif new is not None and targets and new[0][0] in ("cl", "pt"):
         # "Bổ sung khoản 3 vào Điều 7": khoản 3 of Điều 7; "… khoản 5 vào sau khoản 4 Điều 10": khoản 5 of Điều 10.
         anchor = targets[0]
         base = anchor[:-1] if anchor and anchor[-1][0] == new[0][0] else anchor
         new = (*base, *new)
+        more_new = [(*base, *m) for m in more_new]
     if not targets and new is None and P.ACT_TITLE.match(region.strip()):
         targets, part = [()], "title"  # "Sửa đổi, bổ sung tên Nghị định": the title of the act spoken of
     if not targets and new is None and act is None and not umbrella:
@@ -263,7 +295,7 @@ def parse_instruction(sentence: str, start: int = 0, end: int = 0) -> Instructio
         targets = [()]  # the whole act: "Bãi bỏ Thông tư số 12/2010/TT-BYT"
     return Instruction(action=Action.AMEND if umbrella else action, targets=targets, act=act, start=start, end=end,
                        raw=" ".join(sentence.split())[:300], part=part, words_from=words_from, words_to=words_to,
-                       new=new, umbrella=umbrella, excepted=excepted)
+                       new=new, more_new=more_new, umbrella=umbrella, excepted=excepted)
 
 
 def active_form(sentence: str) -> str | None:
@@ -290,21 +322,18 @@ def _expiry(sentence: str, start: int, end: int) -> Instruction | None:
     act = P.ACT.match(sentence)
     if act is None or P.EXPIRES.match(sentence, act.end()) is None:
         return None
-    return Instruction(action=Action.REPEAL, targets=[()], act=_act(act), start=start, end=end, raw=" ".join(sentence.split())[:300])
+    return Instruction(action=Action.REPEAL, targets=[()], act=act_of(act, sentence), start=start, end=end,
+                       raw=" ".join(sentence.split())[:300])
 
 
 def _action(verbs: str, words: bool) -> tuple[Action, str | None]:
-    if "thay thế" in verbs:
+    if verbs.startswith("thay") or "thay thế" in verbs:
         return (Action.REPLACE_WORDS, "words") if words else (Action.REPLACE, None)
     if "bãi bỏ" in verbs or verbs == "bỏ":
         return Action.REPEAL, "words" if words else None
     if verbs.startswith("bổ sung") and "sửa" not in verbs:
         return (Action.AMEND, "words") if words else (Action.ADD, None)
     return Action.AMEND, "words" if words else None
-
-
-def _act(match: re.Match[str]) -> ActRef:
-    return ActRef(" ".join(match.group("dtype").split()).lower().capitalize(), match.group("dnum"))
 
 
 def provision_paths(written: str) -> list[tuple[Segment, ...]]:

@@ -8,7 +8,7 @@ const NEIGHBOURS = 3;
 const WHOLE_DOCUMENT = 2000;
 const SOURCES_FRESH_MS = 10 * 60 * 1000;
 // Chainlit moves a new chat from / to /thread/<id> once its first message is saved, and mounts every message's
-// element again there (bench/results/CHAT_SECOND_QUESTION.md): a source opened before the move would close under
+// element again there (bench/results/TRIED.md): a source opened before the move would close under
 // its reader. Where the panel stands is kept in the tab's session storage, per answer, for the element that follows.
 const PANEL_KEY = "citewalk:source-panel:";
 

@@ -30,6 +30,8 @@ VI_TYPE_CODES: dict[str, tuple[str, str]] = {
     "NQ": ("resolution", "Nghị quyết"),
     "CT": ("directive", "Chỉ thị"),
 }
+# The kind of act on a header line of its own, or followed by its title: "LUẬT", "LUẬT AN NINH MẠNG 2018".
+VI_KIND_LINE = re.compile(r"(?P<kind>BỘ LUẬT|LUẬT|PHÁP LỆNH|NGHỊ ĐỊNH|THÔNG TƯ(?: LIÊN TỊCH)?|NGHỊ QUYẾT|QUYẾT ĐỊNH)(?:\s{1,3}(?P<title>\S.{1,200}))?")
 # The first provision heading ends the header: "Điều 1.", "Article 1", "제1조".
 PROVISION_HEADING = re.compile(r"(?:Điều|Article|ARTICLE|Section|SECTION|§)\s{0,3}\d|제\s?\d{1,4}\s?조")
 # "Số: 95/2025/TT-BTC" at the start of a line: the number block, not a sentence citing a number.
@@ -90,6 +92,8 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
         # Headers put the issuing body first ("MINISTRY OF HEALTH"); the instrument is the better title.
         identity.title = title = identity.short_name
     _titled(identity, title, language)
+    if language == "vi":
+        _vi_titled(identity, head)
     _dates(identity, "\n".join(lines))
     if any(REPEALED_MARK.search(line) for line in head[:5]):
         identity.metadata["status"] = "repealed"
@@ -150,6 +154,24 @@ def _titled(identity: Identity, title: str, language: str) -> None:
     identity.keys.append(title_name_key(name))
     if "number" not in identity.metadata and len(name) <= 60:
         identity.short_name = name
+
+
+def _vi_titled(identity: Identity, head: list[str]) -> None:
+    """A Vietnamese header prints the act's kind on a line of its own and its title under it ("LUẬT" / "BẢO HIỂM Y
+    TẾ"), or both on one line ("LUẬT AN NINH MẠNG 2018"): "Luật Bảo hiểm y tế" is the name other acts cite it by."""
+    end = next((n for n, line in enumerate(head) if PROVISION_HEADING.match(line) or line.startswith("Căn cứ")), len(head))
+    for n, line in enumerate(head[:end]):
+        kind = VI_KIND_LINE.fullmatch(line)
+        if kind is None or not line.isupper():
+            continue
+        title = kind.group("title") or (head[n + 1] if n + 1 < end else "")
+        if not title or not title.isupper():
+            return
+        name = f"{kind.group('kind').capitalize()} {title[:1]}{title[1:].lower()}"
+        undated = re.sub(r"\s\d{4}$", "", name)
+        identity.names.append(name)
+        identity.keys += list(dict.fromkeys([title_name_key(name), title_name_key(undated)]))
+        return
 
 
 def dates_from_front(identity: Identity, front: dict[str, str]) -> None:

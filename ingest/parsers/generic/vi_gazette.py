@@ -92,9 +92,13 @@ _GOES_ON = re.compile(
 )
 
 
+# The enacting formula closes the preamble, whatever mark it ends with ("Quốc hội ban hành Luật … số 28/2004/QH11,").
+_ENACTING = re.compile(r"^\s{0,6}[^\W\d_].{0,200}?(?<!\w)ban\s+hành\s+(?:Luật|Bộ\s+luật|Pháp\s+lệnh|Nghị\s+định|Thông\s+tư|Nghị\s+quyết|Quyết\s+định)(?!\w)")
+
+
 def may_open_heading(previous: str, line: str) -> bool:
     """A worded heading ("Điều 16.", "Phụ lục II") starts a unit only after a line that can end one."""
-    return not _GOES_ON.search(previous)
+    return not _GOES_ON.search(previous) or _ENACTING.match(previous) is not None
 
 
 # An amending item's first words: "Sửa đổi, bổ sung khoản 1 …", "Bổ sung Điều 5a …", "Bãi bỏ …", "Thay thế cụm từ …".
