@@ -1,5 +1,5 @@
 """The sentence-transformers backend (the packaged English MiniLM, or a model the user names), offline, with long
-units split into windows of the model's size. Its transformer runs through ONNX Runtime over an int8 (or fp32)
+units split into windows of the model's size. Its transformer runs through ONNX Runtime over an fp32 (or int8)
 export made once per machine (core.embeddings.onnx_export), or through PyTorch fp32 (`embedding_runtime=torch`)."""
 from __future__ import annotations
 
