@@ -47,7 +47,7 @@ def test_the_int8_model_runs_in_onnx_runtime_and_the_torch_setting_in_pytorch(in
 
 def test_the_default_onnx_model_gives_pytorchs_vectors(fp32):
     default = get_embedder(Settings(), SENTENCE_TRANSFORMERS)
-    assert isinstance(default.model[0].auto_model, OrtEncoder)  # type: ignore[attr-defined]
+    assert isinstance(default.model[0].auto_model, OrtEncoder)
     assert np.allclose(default.embed(SENTENCES), fp32.embed(SENTENCES), atol=1e-5)
     assert np.allclose(default.embed_queries(SENTENCES[:2], 1), fp32.embed_queries(SENTENCES[:2], 1), atol=1e-5)
 
