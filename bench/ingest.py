@@ -1,5 +1,11 @@
 """`python -m bench.ingest [--out FILE.json] [--corpora hipaa,adgm]`: end-to-end ingest time and peak
-memory per stage, each corpus into fresh, empty stores (a private data dir and Neo4j instance).
+memory per stage, each corpus into fresh, empty stores (a private data dir and Neo4j instance), the embedding
+cache off. A corpus may be a folder under corpora/ ("real/ko"). The graph writes and the vectors overlap
+(ingest/pipeline.py), so "embed s" is the vector side's wall time, not a share of the total.
+
+`--embedding-only RUNTIMES` (e.g. torch,onnx,onnx-int8) times the model alone on the corpora's vector windows
+(`--windows N`: an even sample of N windows per corpus): windows per second of each runtime, in one process, the
+same texts for each, with the embedding cache off; less sensitive to a busy machine than the end-to-end figure.
 
 `--parse-only` times the stages before the stores (parse, find citations, resolve: the `--dry-run` path)
 and needs no Neo4j; a corpus may be a folder under corpora/ ("html/ecfr_12cfr_ch2_fed"), and for
@@ -16,13 +22,17 @@ import time
 from pathlib import Path
 
 from core import neo4j_local
+from core.analyzers.script import detect_language
+from core.embeddings import backend_for, get_embedder
 from core.settings import Settings, get_settings
 from ingest.graph import build_graph
 from ingest.html.format import collect_pages
 from ingest.pipeline import run_ingest
+from ingest.reading import vector_plan
 from ingest.stages import StageRecorder
 
-TARGET_SECONDS = {"hipaa": 60, "adgm": 240}
+# Issue 52: ADGM end to end at 150 units/s or more on the 2-core machine, cold (from 59).
+TARGET_UNITS_PER_SECOND = {"adgm": 150}
 
 
 def _free_port() -> int:
@@ -36,12 +46,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results/ingest.json"))
     parser.add_argument("--corpora", default="hipaa,adgm")
     parser.add_argument("--parse-only", action="store_true", help="parse → find → resolve only; no stores")
+    parser.add_argument("--embedding-only", metavar="RUNTIMES", help="time the model alone, per runtime")
+    parser.add_argument("--windows", type=int, default=2000, help="with --embedding-only: windows per corpus")
+    parser.add_argument("--rounds", type=int, default=2, help="with --embedding-only: rounds, best kept")
     args = parser.parse_args(argv)
     if args.parse_only:
         return _parse_only(args.corpora.split(","), get_settings(), args.out)
+    if args.embedding_only:
+        return _embedding_only(args.corpora.split(","), args.embedding_only.split(","), args.windows, args.rounds,
+                               get_settings(), args.out)
 
     base = get_settings()
-    results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "corpora": {}}
+    results: dict = {"machine": _machine(), "embedding_runtime": base.embedding_runtime, "corpora": {}}
     with tempfile.TemporaryDirectory(prefix="citewalk-bench-") as tmp:
         # The embedding cache off: this bench measures a first ingest, every text embedded.
         settings = base.model_copy(update={"data_dir": Path(tmp), "neo4j_bolt_port": _free_port(),
@@ -54,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             for corpus in args.corpora.split(","):
                 path = base.shared / "corpora" / corpus
                 began = time.perf_counter()
-                summary = run_ingest([path], corpus, settings, quiet=True)
+                summary = run_ingest([path], corpus.replace("/", "-"), settings, quiet=True)
                 total = time.perf_counter() - began
                 stages = [s.model_dump() for s in summary.stages]
                 embed = sum(s["seconds"] for s in stages if s["name"] == "embed + vectors")
@@ -62,9 +78,10 @@ def main(argv: list[str] | None = None) -> int:
                     "total_seconds": round(total, 1),
                     "embedding_seconds": round(embed, 1),
                     "without_embedding_seconds": round(total - embed, 1),
-                    "target_seconds": TARGET_SECONDS.get(corpus),
+                    "target_units_per_second": TARGET_UNITS_PER_SECOND.get(corpus),
                     "peak_rss_mb": max(s["peak_rss_mb"] for s in stages),
                     "units": sum(summary.units_by_type.values()),
+                    "units_per_second": round(sum(summary.units_by_type.values()) / total, 1),
                     "edges": sum(summary.edges_by_type.values()),
                     "vectors": summary.vectors_embedded,
                     "stages": stages,
@@ -72,10 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             neo4j_local.stop(settings)
 
-    print(f"{'corpus':<8} {'total s':>8} {'embed s':>8} {'target s':>9} {'peak MB':>8} {'units':>7} {'edges':>7}")
+    results["machine"]["load_average_1m_after"] = round(os.getloadavg()[0], 1)
+    print(f"{'corpus':<14} {'total s':>8} {'units/s':>8} {'target':>7} {'embed s':>8} {'peak MB':>8} {'units':>7} "
+          f"{'edges':>7}")
     for corpus, r in results["corpora"].items():
-        print(f"{corpus:<8} {r['total_seconds']:>8} {r['embedding_seconds']:>8} {r['target_seconds']:>9} "
-              f"{r['peak_rss_mb']:>8.0f} {r['units']:>7} {r['edges']:>7}")
+        print(f"{corpus:<14} {r['total_seconds']:>8} {r['units_per_second']:>8} {r['target_units_per_second']!s:>7} "
+              f"{r['embedding_seconds']:>8} {r['peak_rss_mb']:>8.0f} {r['units']:>7} {r['edges']:>7}")
         for s in r["stages"]:
             print(f"    {s['name']:<18} {s['seconds']:>8.2f} s {s['peak_rss_mb']:>8.0f} MB {s['items']:>7} items")
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -84,10 +103,48 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _parse_only(corpora: list[str], settings: Settings, out: Path) -> int:
+def _machine() -> dict:
     # The load average goes with the figures: on a shared machine it explains a slow run.
-    results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                 "load_average_1m": round(os.getloadavg()[0], 1)}, "parse_only": {}}
+    return {"cpus": os.cpu_count(), "python": platform.python_version(), "load_average_1m": round(os.getloadavg()[0], 1)}
+
+
+def _embedding_only(corpora: list[str], runtimes: list[str], windows: int, rounds: int, base: Settings,
+                    out: Path) -> int:
+    results: dict = {"machine": _machine(), "embedding_only": {}}
+    settings = base.model_copy(update={"embedding_cache": False})
+    for corpus in corpora:
+        graph = build_graph([base.shared / "corpora" / corpus], corpus.replace("/", "-"))
+        language = detect_language(u.text for d in graph.documents for u in d.units)
+        rows: dict[str, dict] = {}
+        # Rounds over the runtimes in turn, best of each kept: on a shared machine the load moves between runs,
+        # and interleaving gives every runtime the same chances.
+        for _ in range(rounds):
+            for runtime in runtimes:
+                embedder = get_embedder(settings.model_copy(update={"embedding_runtime": runtime}),
+                                        backend_for(settings, language))
+                texts = [w.text for d in graph.documents for _, w in vector_plan(d, embedder)]
+                sample = texts[:: max(1, len(texts) // windows)][:windows]
+                embedder.embed(sample[:64])  # warm: first-call allocations are not the model's speed
+                began = time.perf_counter()
+                embedder.embed(sample)
+                seconds = time.perf_counter() - began
+                if runtime in rows and rows[runtime]["seconds"] <= seconds:
+                    continue
+                rows[runtime] = {"backend": embedder.backend, "windows": len(sample), "seconds": round(seconds, 2),
+                                 "windows_per_second": round(len(sample) / seconds, 1),
+                                 "corpus_windows": len(texts), "corpus_units": graph.unit_count()}
+                print(f"{corpus:<14} {runtime:<10} {embedder.backend:<22} {len(sample):>6} windows "
+                      f"{seconds:>8.2f} s {len(sample) / seconds:>8.1f} windows/s", flush=True)
+        results["embedding_only"][corpus] = rows
+    results["machine"]["load_average_1m_after"] = round(os.getloadavg()[0], 1)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    print(f"wrote {out}")
+    return 0
+
+
+def _parse_only(corpora: list[str], settings: Settings, out: Path) -> int:
+    results: dict = {"machine": _machine(), "parse_only": {}}
     for corpus in corpora:
         path = settings.shared / "corpora" / corpus
         pages = collect_pages([path])

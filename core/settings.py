@@ -13,6 +13,10 @@ from core.domain import SettingsError
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # auto: by the corpus's detected language (core.embeddings.backend_for); the others name one for every corpus.
 EMBEDDING_BACKENDS = ("auto", "sentence-transformers", "e5")
+# How a sentence-transformers model runs: ONNX Runtime over its fp32 export (the default: the same vectors as
+# PyTorch, to 1e-6), over its int8 export (~2.5x faster again, but it moved GDPR user retrieval by 0.02, outside the
+# 0.005 the default is held to), or PyTorch fp32 (core.embeddings.onnx_export; bench/results/TRIED.md, issue 52).
+EMBEDDING_RUNTIMES = ("onnx", "onnx-int8", "torch")
 
 
 class Settings(BaseSettings):
@@ -45,6 +49,7 @@ class Settings(BaseSettings):
     # every language under auto).
     embedding_backend: str = Field(default="auto", description=f"one of {', '.join(EMBEDDING_BACKENDS)}")
     embedding_model: str = ""
+    embedding_runtime: str = Field(default="onnx", description=f"one of {', '.join(EMBEDDING_RUNTIMES)}")
     embedding_batch_size: int = 32
     embedding_threads: int = Field(default=0, ge=0, description="e5 engine threads (0: one per core)")
     # An answer's matrices are small (a question against a few hundred token vectors): a second BLAS thread
@@ -72,6 +77,14 @@ class Settings(BaseSettings):
         if value not in EMBEDDING_BACKENDS:
             raise ValueError(f"CITEWALK_EMBEDDING_BACKEND: unknown backend {value!r}; use one of "
                              f"{', '.join(EMBEDDING_BACKENDS)}")
+        return value
+
+    @field_validator("embedding_runtime")
+    @classmethod
+    def _known_runtime(cls, value: str) -> str:
+        if value not in EMBEDDING_RUNTIMES:
+            raise ValueError(f"CITEWALK_EMBEDDING_RUNTIME: unknown runtime {value!r}; use one of "
+                             f"{', '.join(EMBEDDING_RUNTIMES)}")
         return value
 
     @field_validator("lexical_analyzer")

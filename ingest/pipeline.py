@@ -1,14 +1,15 @@
-"""The whole ingest run: parse → find → resolve → write graph → embed + write vectors → lexical index."""
+"""The whole ingest run: parse → find → resolve → (write graph ∥ embed + write vectors) → lexical index."""
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from pydantic import BaseModel, Field
-from tqdm import tqdm
 
 from core.analyzers import choose_analyzer
 from core.analyzers.script import detect_language
@@ -17,13 +18,12 @@ from core.embeddings import Embedder, backend_for, get_embedder
 from core.lexical import LexicalIndex, unit_search_text
 from core.settings import Settings
 from core.stores import chroma_store, graph_reader, neo4j_store, queries
-from core.stores.chroma_store import ChromaUnitWriter, text_hash
-from core.stores.embedding_cache import EmbeddingCache
 from core.stores.file_lock import exclusive
 from ingest.graph import CorpusGraph, build_graph
 from ingest.models import ParseFailure
-from ingest.reading import own_text, vector_plan
+from ingest.progress import Progress
 from ingest.stages import StageRecorder, StageStats
+from ingest.vectors import write_vectors
 from ingest.versions import StoredAct, Wording, stored_act
 
 
@@ -43,11 +43,6 @@ class IngestSummary(BaseModel):
     notes: list[str] = Field(default_factory=list)
     stages: list[StageStats] = Field(default_factory=list)
     dry_run: bool = False
-
-
-def _progress(desc: str, total: int, unit: str, quiet: bool) -> tqdm:
-    """Counted in the units of work (legal units, vector windows): "3/4 doc" says nothing of a 40,000-unit document."""
-    return tqdm(desc=f"{desc:<18}", total=total, unit=unit, disable=quiet, leave=False)
 
 
 def document_hash(document: Document, edges: list[Edge], model: str, wordings: list[Wording] | None = None) -> str:
@@ -129,34 +124,21 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
     with recorder.stage("load model"):
         chroma = chroma_store.client(settings)
         embedder = corpus_embedder(graph, settings)
-    owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
-    externals = {x.id: x for x in graph.externals}
-    stored = queries.stored_hashes(driver, settings.neo4j_database, graph.corpus)
-    changed: list[Document] = []
-    with recorder.stage("write graph") as stage:
-        progress = _progress("write graph", sum(len(d.units) for d in graph.documents), "unit", quiet)
-        for document in graph.documents:
-            progress.update(len(document.units))
-            edges = owned.get(document.id, [])
-            digest = document_hash(document, edges, embedder.name, graph.wordings.get(document.id))
-            if stored.get(document.id) == digest:
-                summary.documents_unchanged += 1
-                continue
-            doc_externals = [externals[e.target] for e in edges if e.target in externals]
-            neo4j_store.write_document(driver, settings.neo4j_database, document, edges, doc_externals, digest)
-            if document.id in graph.wordings:
-                neo4j_store.write_wordings(driver, settings.neo4j_database, document.id, graph.corpus,
-                                           [w.model_dump() for w in graph.wordings[document.id]])
-            changed.append(document)
-        progress.close()
-        neo4j_store.remove_stale_externals(driver, settings.neo4j_database, graph.corpus)
-        stage.items = len(changed)
-    summary.documents_written = len(changed)
-    # Every document, not only the changed ones: a run killed between the graph and vector writes
-    # must still get its vectors; unchanged windows are recognised by hash and not re-embedded.
-    with recorder.stage("embed + vectors") as stage:
-        stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, quiet, embedder.cache_for(settings))
-        summary.vectors_embedded = stage.items
+    progress = Progress(f"ingest {graph.corpus}", graph.unit_count(), quiet)
+    stop = threading.Event()
+    # The vectors are embedded and written in a thread of their own while this one writes the graph: the model and
+    # Neo4j each wait on the other's work otherwise. Every document, not only the changed ones: a run killed between
+    # the two must still get its vectors; unchanged windows are recognised by hash and not re-embedded.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vectors") as pool:
+        vectors = pool.submit(_vector_stage, graph, chroma, embedder, settings, recorder, progress, stop)
+        try:
+            write_graph(graph, driver, settings, recorder, summary, embedder.name, vectors)
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            summary.vectors_embedded = vectors.result() if not stop.is_set() else 0
+            progress.close()
     with recorder.stage("lexical index") as stage:
         rows = queries.corpus_units(driver, settings.neo4j_database, graph.corpus)
         texts = [unit_search_text(r["label"], r["title"] or "", r["text"] or "") for r in rows]
@@ -166,44 +148,34 @@ def write_stores(graph: CorpusGraph, driver, settings: Settings, recorder: Stage
         stage.items = len(rows)
 
 
-def write_vectors(documents: list[Document], chroma, embedder: Embedder, corpus: str, quiet: bool,
-                  cache: EmbeddingCache | None = None) -> int:
-    writer = ChromaUnitWriter(chroma, corpus)
-    todo_ids: list[str] = []
-    todo_texts: list[str] = []
-    todo_docs: list[str] = []
-    todo_meta: list[dict] = []
-    planning = _progress("plan vectors", sum(len(d.units) for d in documents), "unit", quiet)
-    for document in documents:
-        planning.update(len(document.units))
-        existing = writer.existing(document.id)
-        wanted: set[str] = set()
-        for unit, window in vector_plan(document, embedder):
-            wanted.add(window.vector_id)
-            # The model is in the digest: a corpus re-indexed by another backend gets all its vectors anew.
-            digest = text_hash(f"{embedder.name}\n{window.text}")
-            if existing.get(window.vector_id) == digest:
+def _vector_stage(graph: CorpusGraph, chroma, embedder: Embedder, settings: Settings, recorder: StageRecorder,
+                  progress: Progress, stop: threading.Event) -> int:
+    with recorder.stage("embed + vectors") as stage:
+        stage.items = write_vectors(graph.documents, chroma, embedder, graph.corpus, progress,
+                                    embedder.cache_for(settings), stop)
+    return stage.items
+
+
+def write_graph(graph: CorpusGraph, driver, settings: Settings, recorder: StageRecorder, summary: IngestSummary,
+                model: str, vectors: Future) -> None:
+    """Each changed document's units and edges (its digest names the model, so a new model rewrites it)."""
+    owned = neo4j_store.edges_owned_by(graph.documents, graph.edges)
+    externals = {x.id: x for x in graph.externals}
+    stored = queries.stored_hashes(driver, settings.neo4j_database, graph.corpus)
+    with recorder.stage("write graph") as stage:
+        for document in graph.documents:
+            if vectors.done() and vectors.exception() is not None:
+                break  # the vector side failed: its error is raised when its result is read
+            edges = owned.get(document.id, [])
+            digest = document_hash(document, edges, model, graph.wordings.get(document.id))
+            if stored.get(document.id) == digest:
+                summary.documents_unchanged += 1
                 continue
-            todo_ids.append(window.vector_id)
-            todo_texts.append(window.text)
-            # The stored document is the unit's own text (an article-reading backend embeds its article's).
-            todo_docs.append(own_text(unit) if embedder.reads_articles else window.text)
-            todo_meta.append({
-                "unit_id": unit.id, "document_id": document.id, "corpus": corpus, "type": unit.type.value,
-                "status": unit.metadata.get("status", "in_force"), "window": window.index, "text_hash": digest,
-                "backend": embedder.backend, "embedder": embedder.name,
-            })
-        stale = [vid for vid in existing if vid not in wanted]
-        if stale:
-            writer.delete(stale)
-    planning.close()
-    # Chunks persist progress: a run killed while embedding keeps what it finished.
-    chunk = 4096
-    embedding = _progress("embed", len(todo_ids), "window", quiet)
-    for start in range(0, len(todo_ids), chunk):
-        end = start + chunk
-        writer.upsert(todo_ids[start:end], embedder.embed(todo_texts[start:end], cache=cache), todo_meta[start:end],
-                      todo_docs[start:end])
-        embedding.update(len(todo_ids[start:end]))
-    embedding.close()
-    return len(todo_ids)
+            doc_externals = [externals[e.target] for e in edges if e.target in externals]
+            neo4j_store.write_document(driver, settings.neo4j_database, document, edges, doc_externals, digest)
+            if document.id in graph.wordings:
+                neo4j_store.write_wordings(driver, settings.neo4j_database, document.id, graph.corpus,
+                                           [w.model_dump() for w in graph.wordings[document.id]])
+            stage.items += 1
+        neo4j_store.remove_stale_externals(driver, settings.neo4j_database, graph.corpus)
+    summary.documents_written = stage.items

@@ -48,7 +48,8 @@ def test_questions_get_the_query_prefix_and_passages_the_passage_prefix(e5: Embe
 
 def test_e5_vectors_are_cached_apart_from_minilm_and_reused(e5: Embedder, tmp_path: Path, monkeypatch):
     settings = Settings(cache_dir=tmp_path)
-    minilm = get_embedder(settings, SENTENCE_TRANSFORMERS)
+    # The worker's loaded MiniLM (its ONNX export lives in the real cache folder); only the vector cache is here.
+    minilm = get_embedder(Settings(), SENTENCE_TRANSFORMERS)
     e5_cache, minilm_cache = e5.cache_for(settings), minilm.cache_for(settings)
     assert e5_cache is not None and minilm_cache is not None and e5_cache.path != minilm_cache.path
     fresh = e5.embed([RECORDS], cache=e5_cache)

@@ -44,12 +44,12 @@ AREAS = (
 # the parsers' helpers: keys, markers); ingest/formats.py pairs the two.
 INNER_AREAS = {
     "ingest": (
-        Area("records", 1, ("ingest.models", "ingest.stages")),
+        Area("records", 1, ("ingest.models", "ingest.stages", "ingest.progress")),
         Area("parsers", 2, ("ingest.parsers",)),
         Area("citations", 3, ("ingest.citations",)),
         Area("html", 4, ("ingest.html",)),
         Area("formats", 5, ("ingest.formats",)),
-        Area("pipeline", 6, ("ingest.resolve", "ingest.graph", "ingest.reading", "ingest.pipeline",
+        Area("pipeline", 6, ("ingest.resolve", "ingest.graph", "ingest.reading", "ingest.vectors", "ingest.pipeline",
                                   "ingest.versions", "ingest.staged")),
         Area("commands", 7, ("ingest.cli", "ingest.demo", "ingest.__main__")),
     ),

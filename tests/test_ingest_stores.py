@@ -83,3 +83,36 @@ def test_bad_file_fails_alone_and_keeps_previous_version(mini_hipaa, test_settin
     # Citations into the failed document still resolve to its stored units, not to External nodes.
     assert _count(neo4j_driver, db, "MATCH (:Unit {document_id: 'mini2/164.508'})-[r]->(t:Unit {document_id: 'mini2/164.502'}) "
                   "WHERE type(r) <> 'CONTAINS' RETURN count(r)") > 0
+
+
+def test_a_failing_side_of_the_pipeline_fails_the_ingest_and_a_rerun_completes(mini_hipaa, test_settings, neo4j_driver,
+                                                                              chroma_client, monkeypatch):
+    """The graph writes and the vectors run at once (ingest/pipeline.py): an error on either side is the ingest's
+    error, the other side stops, and a second run writes what the first did not."""
+    from core.embeddings.base import Embedder
+    from core.stores import neo4j_store
+
+    def embedding_fails(self, texts, show_progress=False, cache=None):
+        raise RuntimeError("model crashed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Embedder, "embed", embedding_fails)
+        with pytest.raises(RuntimeError, match="model crashed"):
+            run_ingest([mini_hipaa], "pipe", test_settings, quiet=True)
+    assert chroma_store.collection(chroma_client, "pipe").count() == 0
+
+    original = neo4j_store.write_document
+
+    def graph_fails(*args, **kwargs):
+        raise RuntimeError("graph write refused")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(neo4j_store, "write_document", graph_fails)
+        with pytest.raises(RuntimeError, match="graph write refused"):
+            run_ingest([mini_hipaa], "pipe2", test_settings, quiet=True)
+    assert neo4j_store.write_document is original
+
+    done = run_ingest([mini_hipaa], "pipe", test_settings, quiet=True)
+    units = sum(done.units_by_type.values())
+    assert done.documents_written + done.documents_unchanged == done.documents and done.vectors_embedded >= units
+    assert chroma_store.collection(chroma_client, "pipe").count() == done.vectors_embedded

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from pathlib import Path
 
 from core.embeddings.base import Embedder, EmbeddingModelError, Window
 from core.embeddings.e5 import E5Embedder
@@ -35,14 +36,16 @@ _LOAD_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=4)
-def _cached_embedder(backend: str, model: str, batch_size: int, threads: int, passage_chars: int) -> Embedder:
-    settings = Settings(embedding_model=model, embedding_batch_size=batch_size, embedding_threads=threads,
-                        e5_passage_chars=passage_chars)
+def _cached_embedder(backend: str, model: str, runtime: str, cache_dir: Path, batch_size: int, threads: int,
+                     passage_chars: int) -> Embedder:
+    settings = Settings(embedding_model=model, embedding_runtime=runtime, cache_dir=cache_dir,
+                        embedding_batch_size=batch_size, embedding_threads=threads, e5_passage_chars=passage_chars)
     return E5Embedder(settings) if backend == E5 else SentenceTransformerEmbedder(settings)
 
 
 def get_embedder(settings: Settings, backend: str | None = None) -> Embedder:
-    """One loaded model per process per backend and model setting (loading MiniLM takes ~10 s). Without a
+    """One loaded model per process per backend and model setting (loading MiniLM takes a few seconds, exporting it
+    to ONNX the first time on a machine longer). Without a
     backend, the setting's (sentence-transformers when it is auto: the corpus's language is not known here)."""
     chosen = backend or settings.embedding_backend
     if chosen == AUTO:
@@ -50,8 +53,8 @@ def get_embedder(settings: Settings, backend: str | None = None) -> Embedder:
     if chosen not in EMBEDDING_BACKENDS:
         raise EmbeddingModelError(f"unknown embedding backend {chosen!r}: use one of {', '.join(EMBEDDING_BACKENDS)}")
     with _LOAD_LOCK:
-        return _cached_embedder(chosen, settings.embedding_model, settings.embedding_batch_size,
-                                settings.embedding_threads, settings.e5_passage_chars)
+        return _cached_embedder(chosen, settings.embedding_model, settings.embedding_runtime, settings.cache_dir,
+                                settings.embedding_batch_size, settings.embedding_threads, settings.e5_passage_chars)
 
 
 __all__ = ["AUTO", "E5", "SENTENCE_TRANSFORMERS", "Embedder", "EmbeddingModelError", "Window", "backend_for",

@@ -1,5 +1,6 @@
 """The sentence-transformers backend (the packaged English MiniLM, or a model the user names), offline, with long
-units split into windows of the model's size."""
+units split into windows of the model's size. Its transformer runs through ONNX Runtime over an fp32 (or int8)
+export made once per machine (core.embeddings.onnx_export), or through PyTorch fp32 (`embedding_runtime=torch`)."""
 from __future__ import annotations
 
 import os
@@ -10,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from core.embeddings.base import MINILM_FAR_NEIGHBOURHOOD, Embedder, EmbeddingModelError, Window
+from core.embeddings.onnx_export import MODEL_FILE, TORCH, exported_model, read_meta
 from core.settings import Settings
 
 # No model hub is reachable: a missing local model must fail fast instead of hanging on the network.
@@ -51,7 +53,10 @@ class SentenceTransformerEmbedder(Embedder):
                 f"cannot load embedding model {path!r} ({exc}); set CITEWALK_EMBEDDING_MODEL to a local "
                 "sentence-transformers folder"
             ) from exc
-        self.name = path
+        self.runtime = settings.embedding_runtime
+        # The model's identity (cache key, document hash, stored with every vector) is the export it runs, so the
+        # int8 model's vectors are kept apart from the fp32 model's.
+        self.name = path if self.runtime == TORCH else self._run_exported(path, settings)
         self.token_model: Any = self.model
         self.batch_size = settings.embedding_batch_size
         self.tokenizer = self.model.tokenizer
@@ -70,6 +75,16 @@ class SentenceTransformerEmbedder(Embedder):
         self.dimension = int(dimension)
         self._questions: OrderedDict[tuple[str, ...], list[tuple[list[int], np.ndarray]]] = OrderedDict()
         self._questions_lock = threading.Lock()
+
+    def _run_exported(self, path: str, settings: Settings) -> str:
+        # Here, not at the top: the encoder is a torch module, and torch is imported only once a model is loaded.
+        from core.embeddings.ort_encoder import OrtEncoder
+
+        folder = exported_model(path, self.runtime, settings.cache_dir)
+        transformer: Any = self.model[0]  # its Transformer module (indexing types it as a tensor)
+        # The PyTorch weights go with the module replaced (the ONNX session holds its own).
+        transformer.model = OrtEncoder(folder / MODEL_FILE, transformer.auto_model.config, read_meta(folder)["inputs"])
+        return str(folder)
 
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """Split text into token windows; each maps back to unit_id."""

@@ -61,6 +61,8 @@ class ChromaUnitWriter:
 
     def __init__(self, chroma: ClientAPI, corpus: str) -> None:
         self.collection = collection(chroma, corpus)
+        # As many vectors per call as the client takes: each call is one transaction and one index update.
+        self.batch = max(1, int(chroma.get_max_batch_size()))
 
     def existing(self, document_id: str) -> dict[str, str]:
         got = self.collection.get(where={"document_id": document_id}, include=["metadatas"])
@@ -71,9 +73,8 @@ class ChromaUnitWriter:
             self.collection.delete(ids=list(ids[start : start + 5000]))
 
     def upsert(self, ids: list[str], vectors: np.ndarray, metadatas: list[dict[str, Any]], documents: list[str]) -> None:
-        batch = 2000
-        for start in range(0, len(ids), batch):
-            end = start + batch
+        for start in range(0, len(ids), self.batch):
+            end = start + self.batch
             self.collection.upsert(
                 ids=ids[start:end],
                 embeddings=vectors[start:end].tolist(),
