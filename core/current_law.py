@@ -356,8 +356,10 @@ def _iso(date: str | None) -> str | None:
 
 def amending_date(own: dict[str, str], document: dict[str, str]) -> str | None:
     """When an amending provision speaks: its own effective date, the date its act was promulgated (a
-    Korean 부칙 <제35597호,2025.6.20>), else its document's effective date."""
-    for date in (own.get("effective_date"), own.get("promulgated"), document.get("effective_date")):
+    Korean 부칙 <제35597호,2025.6.20>), else the date its document applies from where the act states one
+    later than its entry into force (an EU act's "It shall apply from …"), else its document's effective date."""
+    for date in (own.get("effective_date"), own.get("promulgated"), document.get("applies_from"),
+                 document.get("effective_date")):
         if date and date[:1].isdigit():
             return date
     return None

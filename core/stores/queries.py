@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from core.as_of import LawAsOf, WordingRow, from_edges, from_wordings
 from core.current_law import ACT_WIDE, NEW_TEXT, CurrentLaw, Incoming, act_wide, amending_date, instruction_wording, read
 from core.domain import CITATION_EDGE_TYPES, Edge, EdgeType, LegalUnit
+from core.quoted_words import quoted_words
 
 Direction = Literal["out", "in", "both"]
 PATTERNS = {"out": "(s)-[r:{types}]->(n:Unit)", "in": "(s)<-[r:{types}]-(n:Unit)", "both": "(s)-[r:{types}]-(n:Unit)"}
@@ -278,7 +279,7 @@ def law_as_of(driver: Driver, database: str, unit_id: str, day: str, label: str 
 
     def words_of(source_id: str) -> str | None:
         unit = fetch_units(driver, database, [source_id]).get(source_id)
-        return unit.text if unit is not None else None
+        return quoted_words(unit.text, row["label"] or "") if unit is not None else None
 
     return from_edges(law, shown, row["text"] or "", row["status"] or "in_force", incoming, day, words_of,
                       metadata.get("inserted_by_id"))

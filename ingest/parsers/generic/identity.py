@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+import datetime
 
 from ingest.parsers.generic.keys import DOC_TYPES, doc_type, number_name_keys, title_name_key
 
@@ -70,6 +71,14 @@ _FRONT_EFFECTIVE = re.compile(r"effective|in_force|commencement|시행(?:일|일
 _FRONT_PROMULGATED = re.compile(r"promulgat|enacted|adopted|공포(?:일|일자)$|ban\s?hành", re.I)
 _FRONT_NUMBER = re.compile(r"공포번호|promulgation_?number", re.I)
 _ANY_DATE = re.compile(r"(?P<y>\d{4})\s?[-./년]\s?(?P<m>\d{1,2})\s?[-./월]\s?(?P<d>\d{1,2})|(?P<c>\d{8})")
+# The Official Journal's date above an EU act, and the act-wide sentences of its final article.
+_OJ_DATE = re.compile(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})")
+_EU_IN_FORCE = re.compile(
+    r"This\s(?:Regulation|Directive|Decision)\sshall\senter\sinto\sforce\son\sthe\s(?P<nth>\w{3,12})\sday\s"
+    r"following\s(?:that\sof\s)?its\spublication\sin\sthe\sOfficial\sJournal"
+    r"|This\s(?:Regulation|Directive|Decision)\sshall\senter\sinto\sforce\son\sthe\s(?P<nth2>day)\sof\sits\spublication",
+)
+_EU_APPLIES = re.compile(rf"(?:^|\n|\.\s)(?:It|This\s(?:Regulation|Directive|Decision))\sshall\sapply\sfrom\s(?:{_EN_DATE})")
 REPEALED_MARK = re.compile(r"\((?:repealed|revoked|hết hiệu lực|폐지)\)", re.I)
 
 
@@ -95,6 +104,7 @@ def identify(lines: list[str], stem: str, title_hint: str | None, language: str)
     if language == "vi":
         _vi_titled(identity, head)
     _dates(identity, "\n".join(lines))
+    _eu_dates(identity, head, "\n".join(lines))
     if any(REPEALED_MARK.search(line) for line in head[:5]):
         identity.metadata["status"] = "repealed"
     identity.names = list(dict.fromkeys(identity.names))
@@ -224,6 +234,25 @@ def _dates(identity: Identity, text: str) -> None:
                 return
     if KO_ON_PROMULGATION.search(text):
         identity.metadata["effective_date"] = "on promulgation"
+
+
+def _eu_dates(identity: Identity, head: list[str], text: str) -> None:
+    """An EU act's dates from its final article: "This Regulation shall enter into force on the twentieth day
+    following that of its publication in the Official Journal" (counted from the Journal's date printed above the
+    act, "27.12.2022") and "It shall apply from 17 January 2025", the date its provisions, amending ones included,
+    take effect when it is later than the entry into force. A provision given another date of its own ("Article 5
+    shall apply from …") keeps the act's: only the act as a whole is read here."""
+    published = next((m for m in map(_OJ_DATE.fullmatch, head[:3]) if m), None)
+    counted = _EU_IN_FORCE.search(text)
+    if published and counted and not identity.metadata.get("effective_date"):
+        days = {"day": 0, "twentieth": 20, "third": 3, "fifth": 5, "tenth": 10, "first": 1}.get((counted["nth"] or counted["nth2"]).lower())
+        if days is not None:
+            start = datetime.date(int(published["y"]), int(published["m"]), int(published["d"])) + datetime.timedelta(days=days)
+            identity.metadata["effective_date"] = start.isoformat()
+    applies = _EU_APPLIES.search(text)
+    day = _iso(applies.groupdict()) if applies else None
+    if day and day > (identity.metadata.get("effective_date") or ""):
+        identity.metadata["applies_from"] = day
 
 
 def _iso(groups: dict[str, str | None]) -> str | None:
