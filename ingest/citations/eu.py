@@ -16,6 +16,7 @@ from core.domain import Document, EdgeType, LegalUnit, UnitType
 from ingest.citations import eu_patterns as P
 from ingest.citations.base import CitationFinder
 from ingest.citations.eu_amendments import Amending, Instruction, quoted_spans, read_unit
+from ingest.citations.eu_inserted import insert_quoted
 from ingest.citations.eu_refs import (
     Act,
     act_from,
@@ -57,6 +58,10 @@ class EuCitationFinder:
         self._stated: dict[str, Act] = {}
         for unit in self._units.values():
             self._stated.update((k, a) for k, a in _stated_short_titles(unit.text).items() if k not in self._stated)
+        # The units the instructions insert belong to the amended acts before any edge is read into them.
+        amending = [d for d in documents if d.units and d.units[0].metadata.get("tradition") == TRADITION]
+        if insert_quoted(amending, documents, self._slug, self._slug_of):
+            self._units.update((u.id, u) for d in documents for u in d.units)
 
     @property
     def warnings(self) -> list[str]:

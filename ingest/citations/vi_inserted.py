@@ -68,7 +68,7 @@ class Inserter:
             unit.metadata.update(metadata)
             for own in unit.keys:
                 self.by_key.setdefault(own, unit)
-        _place(amended, units, self._after(slug, instruction, new, parent))
+        place(amended, units, self._after(slug, instruction, new, parent))
         return units[0]
 
     def _article_units(self, text: str, amended: Document, slug: str, parent: LegalUnit) -> list[LegalUnit]:
@@ -133,12 +133,12 @@ def keep_stored(documents: list[Document], stored: list[LegalUnit]) -> int:
         if parent is None or unit.id in present or set(unit.keys) & by_key.keys():
             continue
         extends = by_key.get(extended_key(unit.keys[0]) or "") if unit.keys else None
-        _place(document, [unit], extends if extends is not None and extends.parent_id == parent.id else parent)
+        place(document, [unit], extends if extends is not None and extends.parent_id == parent.id else parent)
         kept += 1
     return kept
 
 
-def _place(amended: Document, new: list[LegalUnit], after: LegalUnit) -> None:
+def place(amended: Document, new: list[LegalUnit], after: LegalUnit) -> None:
     """Into the document's reading order: after `after` and everything under it, and after units inserted
     there before (Điều 15b after the Điều 15a inserted by the item above)."""
     units = amended.units
