@@ -30,7 +30,7 @@ _LAST = re.compile(r"\((?P<num>\d{1,3}[a-z]?)\)$|\((?P<lbl>[a-z]{1,4})\)$")
 def quoted_words(amending_text: str, target_label: str = "") -> str | None:
     """The words `amending_text` quotes for the unit labelled `target_label` (see the module's docstring)."""
     lines = amending_text.strip().splitlines()
-    intro = next((n for n, line in enumerate(lines) if _INTRODUCES.search(line) and not line.lstrip()[:1] in _OPENING), None)
+    intro = next((n for n, line in enumerate(lines) if _INTRODUCES.search(line) and line.lstrip()[:1] not in _OPENING), None)
     if intro is None:
         return amending_text
     quoted = [line for line in lines[intro + 1:] if not _FOOTNOTE.match(line)]

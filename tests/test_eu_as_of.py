@@ -18,8 +18,11 @@ from pathlib import Path
 import pytest
 
 from core import law as law_cli
+from core.current_law import amending_date
 from core.embeddings import SENTENCE_TRANSFORMERS
+from core.quoted_words import quoted_words
 from core.settings import Settings
+from ingest.parsers.generic.format import GenericParser
 from ingest.pipeline import run_ingest
 
 CORPUS = "eu-asof-test"
@@ -135,3 +138,47 @@ def test_the_untouched_paragraphs_keep_their_words(ingested: Settings, capsys, m
     label = "Regulation (EU) No 648/2012, Article 26(4)"
     before, on = (_law(capsys, ingested, monkeypatch, day, label)[0] for day in (DAY_BEFORE, APPLIES))
     assert before["text"] == on["text"] and "clear separation" in on["text"] and not before["pending"]
+
+
+def _dora_lines(shared_root: Path) -> list[str]:
+    dora_excerpt(shared_root)  # skips where ../shared is missing
+    return (shared_root / "corpora" / "real" / "eu" / "dora_reg-2022-2554_oj.txt").read_text(encoding="utf-8").splitlines()
+
+
+def _point(lines: list[str], first: str, stop: str) -> str:
+    """One amending point of DORA as the parser keeps it: its instruction line and the quoted lines under it."""
+    return "\n".join(_between(lines, first, stop))
+
+
+def test_one_quotation_for_two_paragraphs_gives_each_its_own(shared_root: Path) -> None:
+    lines = _dora_lines(shared_root)
+    point = _point(lines, "(3) paragraphs 3 and 4 are replaced by the following:",
+                   "(4) paragraph 6 is replaced by the following:")
+    third = quoted_words(point, "Regulation (EU) No 909/2014, Article 45(3)")
+    fourth = quoted_words(point, "Regulation (EU) No 909/2014, Article 45(4)")
+    assert third is not None and third.startswith("3. For services that it provides") and "4. The plan" not in third
+    assert fourth is not None and fourth.startswith("4. The plan referred to in paragraph 3")
+    assert fourth.endswith("as provided for in Article 12(5) and (7) of Regulation (EU) 2022/2554.")
+
+
+def test_a_replaced_point_and_an_instruction_that_quotes_nothing(shared_root: Path) -> None:
+    lines = _dora_lines(shared_root)
+    point = _point(lines, "(b) in paragraph 8, point (c) is replaced by the following:", "(2) Article 27h is amended as follows:")
+    assert quoted_words(point, "Regulation (EU) No 600/2014, Article 27g(8)(c)") == \
+        "(c) the concrete organisational requirements laid down in paragraphs 3 and 5."
+    points = _point(lines, "(a) points (a) and (b) are replaced by the following:", "(b) point (c) is deleted.")
+    second = quoted_words(points, "Regulation (EU) No 648/2012, Annex I, Section II, point (b)")
+    assert second is not None and second.startswith("(b) a trade repository infringes Article 79(2)")
+    # "Article 26 is amended as follows:" introduces its points and quotes no words of its own.
+    assert quoted_words("(1) Article 26 is amended as follows:", "Regulation (EU) No 648/2012, Article 26") is None
+    # A provision that is no instruction is its own words.
+    assert quoted_words("It shall apply from 17 January 2025.") == "It shall apply from 17 January 2025."
+
+
+def test_the_amending_acts_dates_come_from_its_final_article(shared_root: Path, tmp_path: Path) -> None:
+    (tmp_path / "dora.txt").write_text(dora_excerpt(shared_root), encoding="utf-8")
+    root = GenericParser().parse([tmp_path / "dora.txt"], corpus="t").documents[0].units[0]
+    # Published 27.12.2022, in force on the twentieth day after; its provisions, the amending ones too, apply later.
+    assert root.metadata["effective_date"] == "2023-01-16" and root.metadata["applies_from"] == APPLIES
+    assert amending_date({}, root.metadata) == APPLIES
+    assert amending_date({}, {"effective_date": "2023-01-16"}) == "2023-01-16"

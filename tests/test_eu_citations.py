@@ -121,8 +121,13 @@ def test_an_ingested_amended_act_receives_the_edges_and_the_inserted_units(tmp_p
     amended = "Regulation (EU) No 600/2014"
     assert _edges(graph, _P + "Article 4(1)(a)", kinds) == {("REPLACES", "replaced", amended + ", Article 27(3)")}
     assert _edges(graph, _P + "Article 4(1)(c)", kinds) == {("REPLACES", "replaced", amended + ", Article 27(8)(c)")}
-    # Article 27a does not exist yet: the inserted unit hangs under the amended act, not under this one.
-    assert _edges(graph, _P + "Article 4(4)", kinds) == {("AMENDS", "inserted", amended)}
+    # Article 27a does not exist yet: the inserted unit hangs under the amended act, not under this one, with the
+    # quoted words alone (ingest.citations.eu_inserted).
+    assert _edges(graph, _P + "Article 4(4)", kinds) == {("AMENDS", "inserted", amended + ", Article 27a")}
+    inserted = next(u for d in graph.documents for u in d.units if u.label == amended + ", Article 27a")
+    root = next(d for d in graph.documents if d.units[0].label == amended).units[0]
+    assert inserted.parent_id == root.id and inserted.text == "Article 27a\nNew duties\nA keeper shall report."
+    assert inserted.metadata["inserted_by"] == _P + "Article 4(4)"
     # Its quoted words cite the amended act's own Article 5 … which it does not have: an ancestor, never ours.
     assert ("REFERENCES", None, amended) in _edges(graph, _P + "Article 4(1)(a)")
     # "‘keeper’ means …" holds for the purposes of the act defining it, not for the act it amends.

@@ -28,7 +28,7 @@ class Area:
 
 
 AREAS = (
-    Area("domain", 1, ("core.domain", "core.current_law", "core.as_of")),
+    Area("domain", 1, ("core.domain", "core.current_law", "core.as_of", "core.quoted_words")),
     Area("stores", 2, ("core.settings", "core.stores", "core.embeddings",
                        "core.lexical", "core.analyzers", "core.app_db", "core.kept_secrets", "core.accounts")),
     Area("ingest", 3, ("ingest",)),

@@ -5,9 +5,9 @@ Best effort and deterministic: the opening lines name the instrument ("Circular 
 """
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
-import datetime
 
 from ingest.parsers.generic.keys import DOC_TYPES, doc_type, number_name_keys, title_name_key
 
