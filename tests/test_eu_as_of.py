@@ -94,6 +94,11 @@ def ingested(shared_root: Path, test_settings: Settings, neo4j_driver, tmp_path_
         (folder / name).write_text(text, encoding="utf-8")
     summary = run_ingest([folder / n for n in files], CORPUS, settings, quiet=True)
     assert not summary.failures, summary.failures
+    # The amended act read again (changed: a line added at its end) without its amender keeps the paragraph the
+    # amender inserted into it.
+    (folder / "bmr.txt").write_text(BMR + "Done at Strasbourg, 8 June 2016.\n", encoding="utf-8")
+    again = run_ingest([folder / "bmr.txt"], CORPUS, settings, quiet=True)
+    assert not again.failures and again.documents_written == 1, again
     return settings
 
 
