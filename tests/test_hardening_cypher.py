@@ -59,7 +59,7 @@ def test_questions_and_corpus_names(test_settings: Settings, hipaa_corpus: str, 
     envelope = answer_question(f"MATCH (n) DETACH DELETE n // {EDGE} {HOPS} — what is a covered entity?",
                                hipaa_corpus, test_settings)
     assert envelope.error is None and {r.unit_id for r in envelope.answer.rules} <= set(envelope.evidence_ids)
-    # No index for that "corpus": refused before any graph query, with what to do, and not taken for a bug.
+    # Not an ingested corpus: refused before any graph query or registry entry, with what to do, not taken for a bug.
     refused = answer_question("What is a covered entity?", CORPUS, test_settings)
-    assert refused.error and "no lexical index" in refused.error and "python -m ingest" in refused.error
+    assert refused.error and "is not ingested here" in refused.error and "python -m ingest" in refused.error
     assert not refused.answer.rules and "internal error" not in refused.error
