@@ -36,6 +36,9 @@ def test_rerank_with_neo4j_down_returns_their_hits(test_settings, hipaa_corpus):
 
 
 def test_harness_on_units_file(tmp_path, test_settings, hipaa_corpus, monkeypatch):
+    """The bench harness end to end (two methods, the report, its plot). Up to ~65 s on a fresh machine: in its
+    worker it is often the first test to load the embedding model (on a fresh machine, its one-time ONNX export)
+    and opens the corpus for two retrieval configurations."""
     top = get_retriever("bm25", test_settings).retrieve(RetrievalRequest(question=QUESTION, corpus=hipaa_corpus)).hits
     rows = [
         {"id": "q1", "question": QUESTION, "gold_unit_ids": [top[0].unit_id]},
