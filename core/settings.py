@@ -19,6 +19,12 @@ EMBEDDING_BACKENDS = ("auto", "sentence-transformers", "e5")
 EMBEDDING_RUNTIMES = ("onnx", "onnx-int8", "torch")
 
 
+def _one_of(value: str, allowed: tuple[str, ...], variable: str, what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"{variable}: unknown {what} {value!r}; use one of {', '.join(allowed)}")
+    return value
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CITEWALK_", extra="ignore", populate_by_name=True)
 
@@ -74,18 +80,12 @@ class Settings(BaseSettings):
     @field_validator("embedding_backend")
     @classmethod
     def _known_backend(cls, value: str) -> str:
-        if value not in EMBEDDING_BACKENDS:
-            raise ValueError(f"CITEWALK_EMBEDDING_BACKEND: unknown backend {value!r}; use one of "
-                             f"{', '.join(EMBEDDING_BACKENDS)}")
-        return value
+        return _one_of(value, EMBEDDING_BACKENDS, "CITEWALK_EMBEDDING_BACKEND", "backend")
 
     @field_validator("embedding_runtime")
     @classmethod
     def _known_runtime(cls, value: str) -> str:
-        if value not in EMBEDDING_RUNTIMES:
-            raise ValueError(f"CITEWALK_EMBEDDING_RUNTIME: unknown runtime {value!r}; use one of "
-                             f"{', '.join(EMBEDDING_RUNTIMES)}")
-        return value
+        return _one_of(value, EMBEDDING_RUNTIMES, "CITEWALK_EMBEDDING_RUNTIME", "runtime")
 
     @field_validator("lexical_analyzer")
     @classmethod
