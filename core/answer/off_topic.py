@@ -36,9 +36,15 @@ def _bare(text: str) -> str:
     return text.strip().rstrip(_ENDS)
 
 
-def _neighbourhood(cosines: np.ndarray) -> float:
-    k = max(1, min(NEIGHBOURS, len(cosines) // 20)) if len(cosines) else 0
-    return float(np.partition(cosines, len(cosines) - k)[-k:].mean()) if k else 0.0
+def nearest_mean(cosines: np.ndarray, k: int) -> float:
+    """The mean of the `k` largest cosines (0 for none)."""
+    k = min(k, len(cosines))
+    return float(np.partition(cosines, len(cosines) - k)[-k:].mean()) if k > 0 else 0.0
+
+
+def neighbourhood(cosines: np.ndarray) -> float:
+    """The mean cosine of the NEIGHBOURS nearest units, at most a twentieth of the corpus."""
+    return nearest_mean(cosines, max(1, min(NEIGHBOURS, len(cosines) // 20)))
 
 
 def closeness(stores: CorpusStores, question: str, dense: np.ndarray | None = None) -> float:
@@ -46,11 +52,11 @@ def closeness(stores: CorpusStores, question: str, dense: np.ndarray | None = No
     (`dense`: the whole question's cosines, when already read)."""
     if dense is None:
         dense = stores.dense_scores(stores.embed([question])[0])
-    best = _neighbourhood(dense)
+    best = neighbourhood(dense)
     pieces = parts(question)
     if pieces:
         for vector in stores.embed(pieces):
-            best = max(best, _neighbourhood(stores.dense_scores(vector)))
+            best = max(best, neighbourhood(stores.dense_scores(vector)))
     return best
 
 
