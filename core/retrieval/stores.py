@@ -206,12 +206,6 @@ class CorpusStores:
         the stores were read with it. Used by the default method only; the BM25 baseline keeps the plain index."""
         return heading_index(self.units, self.unit_ids, self.lexical, self.config.context_depth, self.graph_info)
 
-    def heading_text(self, uid: str) -> str:
-        return heading_text(self.units, uid, self.config.context_depth)
-
-    def context_texts(self) -> list[str]:
-        return context_texts(self.units, self.unit_ids, self.config.context_depth)
-
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical
         return self.lexical_scores(text) if index is None else index.group_scores(self.terms(text))  # over unit_ids

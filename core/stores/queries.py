@@ -394,16 +394,6 @@ def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str
     return [dict(r) for r in records]
 
 
-def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
-    ids = sorted({d for d in document_ids if d})
-    if not ids:
-        return {}
-    records, _, _ = driver.execute_query(
-        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
-    )
-    return {r["id"]: r["title"] or r["id"] for r in records}
-
-
 def label_members(driver: Driver, database: str, corpus: str, labels: Iterable[str]) -> dict[str, str]:
     """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query.
 
