@@ -124,8 +124,7 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     events = history_events(metadata)
     exact = [e for e in incoming if e.resolution == "exact"]
     for edge in exact:
-        action = _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
-        events.append(AmendmentEvent(action=action, date=edge.date, by=edge.source_label or edge.source_id,
+        events.append(AmendmentEvent(action=edge_action(edge), date=edge.date, by=edge.source_label or edge.source_id,
                                      source_id=edge.source_id, origin="edge", applied=edge.same_document,
                                      instructed=edge.action is not None))
     events = _merged(events)
@@ -341,6 +340,11 @@ def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None,
 def _normal_action(word: str) -> str:
     word = (word or "amended").lower()
     return {"substituted": "replaced", "added": "inserted", "omitted": "deleted", "revoked": "repealed"}.get(word, word)
+
+
+def edge_action(edge: Incoming) -> str:
+    """The action an amending edge records, normalised; an untyped edge amends (REPLACES: replaces)."""
+    return _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
 
 
 def _iso(date: str | None) -> str | None:
