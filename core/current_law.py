@@ -141,7 +141,8 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     if law.repealed and removals:
         law.repealed_by, law.repealed_on = removals[-1].by, removals[-1].date
     if not law.repealed:
-        law.latest_id = _newest_text(law)
+        # The amending unit whose words now stand: the end of the chain of text-giving edges (which may be amended too).
+        law.latest_id = law.chain[-1].source if law.chain else None
         _newest_first_hop(law, exact)
         law.current_text = current_text(text, exact)
         _own_insertion(law, metadata, text)
@@ -301,12 +302,6 @@ def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
         elif event.origin == "edge":
             kept[twin] = event.model_copy(update={"note": kept[twin].note})
     return sorted(kept, key=lambda e: (e.date is None, e.date or ""))
-
-
-def _newest_text(law: CurrentLaw) -> str | None:
-    """The amending unit whose words now stand for this unit: the end of the chain of text-giving edges
-    (multi-hop: an amending provision may itself be amended)."""
-    return law.chain[-1].source if law.chain else None
 
 
 def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
