@@ -78,10 +78,6 @@ class CorpusStores:
     marks_delegation: bool = False
 
     @classmethod
-    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig()))
-
-    @classmethod
     def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
         """The stores over what `read_corpus` read (now, or saved: core.retrieval.saved_read), with this process's
         own handles: the Chroma collection (the client is the process's one per folder), the shared Neo4j reader
