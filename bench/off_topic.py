@@ -31,6 +31,7 @@ import numpy as np
 from bench import retrieval
 from bench.report import print_and_save
 from core.answer.off_topic import closeness, far_line, nearest_mean, neighbourhood, parts
+from core.retrieval.reload import open_stores
 from core.retrieval.stores import CorpusStores
 from core.settings import get_settings
 
@@ -73,7 +74,7 @@ class Reader:
 
     def open(self, corpus: str) -> CorpusStores:
         if corpus not in self.stores:
-            self.stores[corpus] = CorpusStores.open(get_settings(), corpus)
+            self.stores[corpus] = open_stores(get_settings(), corpus)
         return self.stores[corpus]
 
     def read(self, spec: str, role: str = REPORT) -> dict:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from core.current_law import INACTIVE, NEW_TEXT, REMOVING, CurrentLaw, Incoming, current_text
+from core.current_law import INACTIVE, NEW_TEXT, REMOVING, CurrentLaw, Incoming, current_text, edge_action
 
 IN_FORCE, NOT_YET, REPEALED, NOT_FOUND = "in_force", "not_yet_in_force", "repealed", "not_found"
 # A Korean consolidated text prints a deleted provision as "제5조의3 삭제 <2011.8.4>" / "③ 삭제 <…>".
@@ -145,7 +145,7 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
         if event.date is None or event.date <= day:
             out.events.append(LawEvent(date=event.date, action=event.action, source=event.by))
     for edge in sorted(later, key=lambda e: e.date or ""):
-        action = _action(edge)
+        action = edge_action(edge)
         words = edge.new_text or (words_of(edge.source_id) if words_of and action in NEW_TEXT and not edge.words else None)
         if edge.words and not edge.new_text:
             words = current_text(text, [edge])
@@ -156,8 +156,8 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
     if insertion is not None and insertion.date and insertion.date > day:
         out.status, out.text, out.in_force_from = NOT_YET, None, insertion.date
         return out
-    removals = [e for e in applied if _action(e) in REMOVING]
-    giving = [e for e in applied if _action(e) in NEW_TEXT or e.words or e.new_text]
+    removals = [e for e in applied if edge_action(e) in REMOVING]
+    giving = [e for e in applied if edge_action(e) in NEW_TEXT or e.words or e.new_text]
     if removals and not any((g.date or "") > (removals[-1].date or "") for g in giving):
         out.status, out.in_force_until = REPEALED, removals[-1].date
         return out
@@ -167,7 +167,7 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
     words = current_text(text, applied)
     if words is None and giving and words_of is not None:
         newest = max(giving, key=lambda e: e.date or "")
-        if newest.action is not None and _action(newest) in NEW_TEXT and newest.source_id != inserted_by:
+        if newest.action is not None and edge_action(newest) in NEW_TEXT and newest.source_id != inserted_by:
             words = words_of(newest.source_id)
     out.text = words if words is not None else text
     dated = [e.date for e in giving if e.date]
@@ -175,8 +175,3 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
     nxt = [p.date for p in out.pending if p.date]
     out.in_force_until = min(nxt) if nxt else None
     return out
-
-
-def _action(edge: Incoming) -> str:
-    word = (edge.action or ("replaced" if edge.type == "REPLACES" else "amended")).lower()
-    return {"substituted": "replaced", "added": "inserted", "omitted": "deleted", "revoked": "repealed"}.get(word, word)

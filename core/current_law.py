@@ -124,8 +124,7 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     events = history_events(metadata)
     exact = [e for e in incoming if e.resolution == "exact"]
     for edge in exact:
-        action = _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
-        events.append(AmendmentEvent(action=action, date=edge.date, by=edge.source_label or edge.source_id,
+        events.append(AmendmentEvent(action=edge_action(edge), date=edge.date, by=edge.source_label or edge.source_id,
                                      source_id=edge.source_id, origin="edge", applied=edge.same_document,
                                      instructed=edge.action is not None))
     events = _merged(events)
@@ -142,7 +141,8 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     if law.repealed and removals:
         law.repealed_by, law.repealed_on = removals[-1].by, removals[-1].date
     if not law.repealed:
-        law.latest_id = _newest_text(law)
+        # The amending unit whose words now stand: the end of the chain of text-giving edges (which may be amended too).
+        law.latest_id = law.chain[-1].source if law.chain else None
         _newest_first_hop(law, exact)
         law.current_text = current_text(text, exact)
         _own_insertion(law, metadata, text)
@@ -304,12 +304,6 @@ def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
     return sorted(kept, key=lambda e: (e.date is None, e.date or ""))
 
 
-def _newest_text(law: CurrentLaw) -> str | None:
-    """The amending unit whose words now stand for this unit: the end of the chain of text-giving edges
-    (multi-hop: an amending provision may itself be amended)."""
-    return law.chain[-1].source if law.chain else None
-
-
 def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
     """Whether an AMENDS/REPLACES edge hands the unit new words: a replacing or inserting instruction resolved to
     this very unit from another document (one inside the amended file, a Korean 부칙, is already applied), or any
@@ -341,6 +335,11 @@ def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None,
 def _normal_action(word: str) -> str:
     word = (word or "amended").lower()
     return {"substituted": "replaced", "added": "inserted", "omitted": "deleted", "revoked": "repealed"}.get(word, word)
+
+
+def edge_action(edge: Incoming) -> str:
+    """The action an amending edge records, normalised; an untyped edge amends (REPLACES: replaces)."""
+    return _normal_action(edge.action or ("replaced" if edge.type == "REPLACES" else "amended"))
 
 
 def _iso(date: str | None) -> str | None:

@@ -5,8 +5,16 @@ from neo4j import Driver
 
 from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
 from core.domain import Edge
+from core.render.chain import chain_segments
+from core.render.templating import render
 from core.render.view import AnswerView, ClaimView, NodeView, RuleCardView
 from core.stores.queries import UnitRecord, fetch_units
+
+
+def answer_html(view: AnswerView) -> str:
+    """The share page's answer block alone (templates/answer.html.j2): cards, chain, collapsed text."""
+    return render("answer.html.j2", view=view, segments=chain_segments(view.chain, view.labels))
+
 
 HOSTILE = (
     '<script>alert("x")</script> <img src=x onerror="alert(1)"> [click](javascript:alert(2)) '

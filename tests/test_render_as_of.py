@@ -15,13 +15,12 @@ from core.chat.controls import PanelChange, RunOptions, read_as_of
 from core.render.compare import DELETED, INSERTED, SAME, compare, word_diff
 from core.render.dated import dated_view, timeline
 from core.render.export import render_export
-from core.render.html_blocks import answer_html
 from core.render.markdown import answer_markdown
 from core.render.share_page import source_page_html
 from core.render.source_view import SourceUnitView, SourceView
 from core.render.view import build_view
 from core.stores.queries import UnitRecord
-from tests.render_support import HOSTILE
+from tests.render_support import HOSTILE, answer_html
 
 UNIT = "kr/emergency/art-12/p-1"
 LABEL = "응급의료에 관한 법률 제12조제1항"

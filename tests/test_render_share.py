@@ -8,9 +8,8 @@ from pathlib import Path
 import chainlit
 
 from core.chat.offline_page import strip_external_assets
-from core.render.html_blocks import answer_html
 from core.render.share_page import message_page_html, share_page_html
-from tests.render_support import HOSTILE, hostile_view
+from tests.render_support import HOSTILE, answer_html, hostile_view
 
 # The page's one script of its own: it turns a node clicked in the sandboxed graph into its source page's URL.
 _GRAPH_CLICK = re.compile(r"<script>\n/\* A node clicked in the graph .*?</script>", re.DOTALL)

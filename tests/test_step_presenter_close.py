@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from core.answer.events import StepStarted
+from core.answer.events import StepFinished, StepStarted
 from core.chat import steps
 from core.domain import Step
 
@@ -67,3 +67,17 @@ def test_an_idle_run_still_shows_composing(presenter: steps.StepPresenter) -> No
     asyncio.run(run())
     assert [s.name for s in FakeStep.shown] == [steps.step_title(Step.COMPOSE)]
     assert all(s.end is not None for s in FakeStep.shown)
+
+
+def test_the_prepare_step_closes_ready_at_the_first_event(presenter: steps.StepPresenter) -> None:
+    async def run() -> None:
+        await presenter.prepare("corpus hipaa, method citewalk")
+        await presenter.handle(StepStarted(step=Step.SEARCH, detail="the question"))
+        await presenter.handle(StepFinished(step=Step.SEARCH, detail="8 hits", elapsed_ms=3.0))
+        await presenter.close_all()
+
+    asyncio.run(run())
+    prepare, search = FakeStep.shown
+    assert (prepare.name, prepare.input) == (steps.step_title(Step.PREPARE), "corpus hipaa, method citewalk")
+    assert prepare.output.startswith("ready · ") and prepare.output.endswith(" ms") and prepare.end is not None
+    assert (search.output, search.end is not None) == ("8 hits · 3 ms", True)

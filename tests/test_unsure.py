@@ -11,13 +11,12 @@ from core.answer.selection import Selection
 from core.answer.unsure import CLOSE_MARGIN, close_units, may_be_about
 from core.answer.validate import Problems, finalise
 from core.render.chain import chain_segments
-from core.render.html_blocks import answer_html
 from core.render.markdown import answer_markdown
 from core.render.share_page import _source_href
 from core.render.templating import render
 from core.render.view import build_view
 from core.stores.queries import UnitRecord
-from tests.render_support import real_walk
+from tests.render_support import answer_html, real_walk
 from tests.support.answer_fakes import FakeGraph, FakeRetriever
 
 LAW = UnitRecord(id="law", label="45 CFR", title="Public Welfare", type="document", document_id="d")

@@ -598,9 +598,9 @@ def test_the_chat_shows_current_law_of_a_vietnamese_unit_beside_the_original(tmp
     from core.answer.models import AnswerEnvelope, AttributedAnswer, Claim, RuleClaims
     from core.chat.evidence import answer_view
     from core.current_law import ParsedLaw, caveats
-    from core.render.html_blocks import answer_html
     from core.stores import queries as gq
     from core.stores.neo4j_store import edges_owned_by, write_document
+    from tests.render_support import answer_html
 
     for name, text in {"a12.txt": TT12, "b95.txt": TT95_REAL, "c44.txt": TT44_MORE, "tt03.txt": TT03, "tt17.txt": TT17}.items():
         (tmp_path / name).write_text(text, encoding="utf-8")

@@ -16,7 +16,6 @@ _LETTER = re.compile(r"[^\W\d_]")
 SAMPLE_LETTERS = 400_000
 KOREAN_SHARE = 0.1
 VIETNAMESE_SHARE = 0.02
-LANGUAGES = ("en", "vi", "ko")
 
 
 def detect_language(texts: Iterable[str]) -> str:

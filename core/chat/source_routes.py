@@ -15,8 +15,10 @@ Auth is the chat's own (Chainlit's session JWT, cookie or bearer); the permalink
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
+from typing import TypeVar
 from urllib.parse import quote as url_quote
 
 from chainlit.auth import get_current_user
@@ -51,10 +53,12 @@ MAX_QUOTES = 200
 # A permalink opens its own answer's units only: with public links on, anything more would be anonymous access to
 # the whole corpus and to its page renders.
 NOT_SHARED = "this provision is not part of the shared answer; the link opens only the provisions its answer shows"
+GONE = "this provision is not in the stored corpus (re-ingested or removed)"
 PAGE_QUOTES = 20
 # Source views read on threads of their own: a click right after an answer must not queue behind the answer's
 # own worker-thread work (persisting steps and elements) in the default pool.
 _READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citewalk-source")
+T = TypeVar("T")
 
 
 class SourceRequest(BaseModel):
@@ -94,24 +98,22 @@ def _day(name: str, text: str) -> str | None:
 def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings, public_links: bool) -> None:
     graph = reader_for(settings)
 
-    async def read(unit_id: str, quotes: list[Quote], above: int, below: int, as_of: str | None = None) -> SourceView:
-        view, problem = await asyncio.get_running_loop().run_in_executor(
-            _READERS, graph.call, lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below,
-                                                                            as_of=as_of), None)
+    async def stored(read: Callable[[Driver, str], T | None], missing: str = GONE) -> T:
+        """What `read` gives through the reader on a source thread: 503 when Neo4j fails, 404 (`missing`) for None."""
+        value, problem = await asyncio.get_running_loop().run_in_executor(_READERS, graph.call, read, None)
         if problem:
             raise HTTPException(status_code=503, detail=problem)
-        if view is None:
-            raise HTTPException(status_code=404, detail="this provision is not in the stored corpus (re-ingested or removed)")
-        return view
+        if value is None:
+            raise HTTPException(status_code=404, detail=missing)
+        return value
+
+    async def read(unit_id: str, quotes: list[Quote], above: int, below: int, as_of: str | None = None) -> SourceView:
+        return await stored(lambda driver, database: read_source_view(driver, database, unit_id, quotes, above, below,
+                                                                      as_of=as_of))
 
     async def compared(unit_id: str, old: str, new: str) -> Comparison:
-        found, problem = await asyncio.get_running_loop().run_in_executor(
-            _READERS, graph.call, lambda driver, database: read_comparison(driver, database, unit_id, old, new), None)
-        if problem:
-            raise HTTPException(status_code=503, detail=problem)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"this provision has no wordings in force from {old} and {new}")
-        return found
+        return await stored(lambda driver, database: read_comparison(driver, database, unit_id, old, new),
+                            f"this provision has no wordings in force from {old} and {new}")
 
     async def source(body: SourceRequest, user: User | PersistedUser | None = Depends(get_current_user)) -> SourceView:
         return await read(body.unit_id, body.quotes, body.above, body.below, body.as_of.isoformat() if body.as_of else None)
@@ -127,11 +129,7 @@ def install_source_routes(app: FastAPI, engine: AsyncEngine, settings: Settings,
             except PageUnavailable as exc:
                 return str(exc)
 
-        found, problem = await asyncio.get_running_loop().run_in_executor(_READERS, graph.call, render, None)
-        if problem:
-            raise HTTPException(status_code=503, detail=problem)
-        if found is None:
-            raise HTTPException(status_code=404, detail="this provision is not in the stored corpus (re-ingested or removed)")
+        found = await stored(render)
         if isinstance(found, str):
             raise HTTPException(status_code=404, detail=found)
         return Response(found, media_type="image/png", headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"})

@@ -57,18 +57,8 @@ class StepPresenter:
 
     async def prepare(self, detail: str) -> None:
         """A step shown at once, before any work: the officer sees the run start while stores open."""
-        step = cl.Step(name=step_title(Step.PREPARE), type="tool", show_input=False, parent_id=self.parent_id)
-        step.input = detail
-        step.start = utc_now()
-        self.open.setdefault(Step.PREPARE, []).append(step)
         self.prepare_started = time.perf_counter()
-        await step.send()
-
-    async def _close_prepare(self) -> None:
-        for step in self.open.pop(Step.PREPARE, []):
-            step.end = utc_now()
-            step.output = f"ready · {(time.perf_counter() - self.prepare_started) * 1000:,.0f} ms"
-            await step.update()
+        await self._open(OpenStep(Step.PREPARE, detail))
 
     async def handle(self, event: AnswerEvent) -> None:
         self._cancel_idle()
@@ -94,8 +84,8 @@ class StepPresenter:
             await (self._open(action) if isinstance(action, OpenStep) else self._close(action))
 
     async def _handle(self, event: AnswerEvent) -> None:
-        if Step.PREPARE in self.open:
-            await self._close_prepare()
+        if self.open.get(Step.PREPARE):  # the first event: the stores are open
+            await self._close(CloseStep(Step.PREPARE, "ready", (time.perf_counter() - self.prepare_started) * 1000))
         await self._apply(self.order.feed(event))
         if isinstance(event, PartialAnswer) and event.text:
             content = self.heading + escape_markdown(event.text)

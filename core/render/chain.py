@@ -29,7 +29,4 @@ def chain_line(chain: Sequence[Edge], labels: Mapping[str, str]) -> str:
 
 
 def _join(segment: list[str]) -> str:
-    parts = [segment[0]]
-    for i in range(1, len(segment), 2):
-        parts.append(f" —{segment[i]}→ {segment[i + 1]}")
-    return "".join(parts)
+    return segment[0] + "".join(f" —{word}→ {label}" for word, label in zip(segment[1::2], segment[2::2]))

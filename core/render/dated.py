@@ -11,9 +11,6 @@ from pydantic import BaseModel, Field, computed_field
 
 from core.as_of import IN_FORCE, NOT_FOUND, NOT_YET, REPEALED, LawAsOf, WordingRow, deleted, version_source
 
-_ACTIONS = {"amended": "Amended", "replaced": "Replaced", "inserted": "Inserted", "deleted": "Deleted",
-            "repealed": "Repealed", "in force": "In force", "reinserted": "Reinserted"}
-
 
 class PendingView(BaseModel):
     date: str
@@ -23,8 +20,7 @@ class PendingView(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def line(self) -> str:
-        word = _ACTIONS.get(self.action, self.action.capitalize())
-        return f"{word} with effect from {self.date}" + (f" by {self.source}" if self.source else "")
+        return f"{self.action.capitalize()} with effect from {self.date}" + (f" by {self.source}" if self.source else "")
 
 
 class DatedView(BaseModel):

@@ -144,8 +144,7 @@ def document_colours(nodes: Sequence[NodeView]) -> dict[str, str]:
 
 def hover_text(text: str, limit: int = HOVER_CHARS) -> str:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    joined = "\n".join(lines[:4])
-    return joined if len(joined) <= limit else joined[: limit - 1].rstrip() + "…"
+    return short_label("\n".join(lines[:4]), limit)
 
 
 def graph_html(view: AnswerView, height_px: int = 420) -> str:
@@ -185,7 +184,7 @@ def graph_html(view: AnswerView, height_px: int = 420) -> str:
 
 def _legend(nodes: Sequence[NodeView], colours: dict[str, str], path_documents: set[str]) -> str:
     """One swatch per document; the path view hides the documents none of its units is in (the script does)."""
-    titles = {n.document_id: _short(n.document_title or n.document_id) for n in nodes}
+    titles = {n.document_id: short_label(n.document_title or n.document_id, LEGEND_TITLE_CHARS) for n in nodes}
     repeated = {t for t in titles.values() if list(titles.values()).count(t) > 1}
     # Same-titled documents (several "Definitions" sections) get their id's last part, or the colours mislead.
     titles = {doc: f"{t} ({doc.rsplit('/', 1)[-1]})" if t in repeated else t for doc, t in titles.items()}
@@ -194,7 +193,3 @@ def _legend(nodes: Sequence[NodeView], colours: dict[str, str], path_documents: 
         f'</span>{html.escape(titles[doc])}</span>' for doc, colour in colours.items()
     )
     return f'<div id="cw-legend">{items} &nbsp;·&nbsp; boxes: found by search, dots: reached by citation</div>'
-
-
-def _short(title: str) -> str:
-    return title if len(title) <= LEGEND_TITLE_CHARS else title[: LEGEND_TITLE_CHARS - 1].rstrip() + "…"

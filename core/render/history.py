@@ -9,9 +9,6 @@ from pydantic import BaseModel, Field, computed_field
 from core.current_law import CurrentLaw
 from core.stores.queries import current_law, fetch_units
 
-_PAST = {"amended": "Amended", "replaced": "Replaced", "inserted": "Inserted", "deleted": "Deleted",
-         "repealed": "Repealed", "revoked": "Revoked", "expired": "Expired", "superseded": "Superseded"}
-
 
 class HistoryEventView(BaseModel):
     action: str
@@ -22,8 +19,8 @@ class HistoryEventView(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def line(self) -> str:
-        word = _PAST.get(self.action, self.action.capitalize())
-        return f"{word}" + (f" by {self.by}" if self.by else "") + (f", in force {self.date}" if self.date else "")
+        return (self.action.capitalize() + (f" by {self.by}" if self.by else "")
+                + (f", in force {self.date}" if self.date else ""))
 
 
 class HistoryView(BaseModel):

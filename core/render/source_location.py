@@ -11,6 +11,7 @@ import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib.util import find_spec
+from itertools import accumulate
 from pathlib import Path
 from typing import Literal
 
@@ -52,15 +53,8 @@ class _Folded(BaseModel):
 
 
 def _fold(pieces: list[str]) -> _Folded:
-    text: list[str] = []
-    starts: list[int] = []
-    size = 0
-    for piece in pieces:
-        starts.append(size)
-        folded = fold(piece)
-        text.append(folded)
-        size += len(folded)
-    return _Folded(text="".join(text), starts=starts)
+    folded = [fold(piece) for piece in pieces]
+    return _Folded(text="".join(folded), starts=[0, *accumulate(map(len, folded))][: len(folded)])
 
 
 @lru_cache(maxsize=64)

@@ -153,7 +153,7 @@ def _first_open(key: Key, settings: Settings, corpus: str, config: RetrievalConf
 def _stale(opened: _Opened, stamp: int | None) -> bool:
     # The reader is shared by the process: any read it answered since these stores were opened without Neo4j
     # (a question's expansion, another corpus) means Neo4j is back. Cheap to check on every question.
-    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_since(opened.opened_at))
+    return stamp != opened.stamp or (not opened.stores.graph_info and opened.stores.graph.answered_at > opened.opened_at)
 
 
 def _reload(key: Key, settings: Settings, corpus: str, config: RetrievalConfig) -> None:

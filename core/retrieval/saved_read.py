@@ -93,13 +93,12 @@ def load_saved(settings: Settings, corpus: str, config: RetrievalConfig, stamp: 
     if not path.exists():
         return None
     try:
-        read = _load(path, settings, corpus, config)
+        return _load(path, settings, corpus, config)
     except Exception as exc:  # noqa: BLE001 — whatever the file holds, it is refused and the stores are read
         log.error("refused the saved read of corpus %s at %s (%s: %s); reading the corpus from its stores",
                   corpus, path, type(exc).__name__, exc)
         _remove(path)
         return None
-    return read
 
 
 def _load(path: Path, settings: Settings, corpus: str, config: RetrievalConfig) -> ReadCorpus:

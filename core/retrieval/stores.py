@@ -78,10 +78,6 @@ class CorpusStores:
     marks_delegation: bool = False
 
     @classmethod
-    def open(cls, settings: Settings, corpus: str, config: RetrievalConfig | None = None) -> CorpusStores:
-        return cls.from_read(settings, read_corpus(settings, corpus, config or RetrievalConfig()))
-
-    @classmethod
     def from_read(cls, settings: Settings, read: ReadCorpus) -> CorpusStores:
         """The stores over what `read_corpus` read (now, or saved: core.retrieval.saved_read), with this process's
         own handles: the Chroma collection (the client is the process's one per folder), the shared Neo4j reader
@@ -205,12 +201,6 @@ class CorpusStores:
         """BM25 over each unit's text plus its ancestors' headings (`heading_index`), built at first use unless
         the stores were read with it. Used by the default method only; the BM25 baseline keeps the plain index."""
         return heading_index(self.units, self.unit_ids, self.lexical, self.config.context_depth, self.graph_info)
-
-    def heading_text(self, uid: str) -> str:
-        return heading_text(self.units, uid, self.config.context_depth)
-
-    def context_texts(self) -> list[str]:
-        return context_texts(self.units, self.unit_ids, self.config.context_depth)
 
     def context_lexical_scores(self, text: str) -> np.ndarray:
         index = self.context_lexical

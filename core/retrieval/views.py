@@ -41,6 +41,3 @@ def extract_anchor(settings: Settings, query: Query) -> TopicAnchor:
     anchor = extractor_for(settings, query).extract(query.request.question)
     query.timed("anchor", started)
     return anchor
-
-
-__all__ = ["RuleAnchorExtractor", "extract_anchor", "view_scores"]

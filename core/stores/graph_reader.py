@@ -77,10 +77,6 @@ class Neo4jReader:
         _, problem = self.call(lambda driver, _database: driver.verify_connectivity(), None)
         return problem
 
-    def answered_since(self, moment: float) -> bool:
-        """Whether a read through `call` succeeded after this monotonic time (Neo4j is back); no round trip."""
-        return self.answered_at > moment
-
 
 _READERS: dict[tuple[object, ...], Neo4jReader] = {}
 _READERS_LOCK = threading.Lock()

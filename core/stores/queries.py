@@ -156,12 +156,7 @@ def expand(
 
 def ancestors(driver: Driver, database: str, unit_id: str) -> list[UnitRecord]:
     """Parent headings from the top down (document/part … direct parent)."""
-    records, _, _ = driver.execute_query(
-        "MATCH p = (a:Unit)-[:CONTAINS*1..10]->(:Unit {id: $id}) WITH p ORDER BY length(p) DESC LIMIT 1 "
-        "UNWIND nodes(p)[..-1] AS u RETURN " + UNIT_FIELDS,
-        id=unit_id, database_=database, routing_=RoutingControl.READ,
-    )
-    return [_record(r) for r in records]
+    return ancestors_of(driver, database, [unit_id]).get(unit_id, [])
 
 
 def ancestors_of(driver: Driver, database: str, unit_ids: list[str]) -> dict[str, list[UnitRecord]]:
@@ -212,13 +207,7 @@ _GIVES_TEXT = "all(r IN relationships(p) WHERE " + _TEXT_GIVING + ")"
 
 def current_version(driver: Driver, database: str, unit_id: str) -> list[Edge]:
     """The amendment chain that gives a unit its newest text, oldest first (empty when it is current)."""
-    records, _, _ = driver.execute_query(
-        "MATCH p = (:Unit {id: $id})<-[:AMENDS|REPLACES*1..10]-(:Unit) WHERE " + _GIVES_TEXT + " "
-        "WITH p ORDER BY length(p) DESC LIMIT 1 "
-        "UNWIND relationships(p) AS r RETURN startNode(r).id AS source, type(r) AS type, endNode(r).id AS target",
-        id=unit_id, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
-    )
-    return [Edge(source=r["source"], type=r["type"], target=r["target"]) for r in records]
+    return latest_versions(driver, database, [unit_id]).get(unit_id, ([], False))[0]
 
 
 def current_law(driver: Driver, database: str, unit_id: str) -> CurrentLaw | None:
@@ -394,16 +383,6 @@ def unit_graph_info(driver: Driver, database: str, corpus: str) -> list[dict[str
     return [dict(r) for r in records]
 
 
-def document_titles(driver: Driver, database: str, document_ids: Iterable[str]) -> dict[str, str]:
-    ids = sorted({d for d in document_ids if d})
-    if not ids:
-        return {}
-    records, _, _ = driver.execute_query(
-        "MATCH (d:Document) WHERE d.id IN $ids RETURN d.id AS id, d.title AS title", ids=ids, database_=database
-    )
-    return {r["id"]: r["title"] or r["id"] for r in records}
-
-
 def label_members(driver: Driver, database: str, corpus: str, labels: Iterable[str]) -> dict[str, str]:
     """unit id → label for every unit at or below a unit with one of these labels (CONTAINS), one query.
 
@@ -422,7 +401,7 @@ def corpus_unit_records(driver: Driver, database: str, corpus: str) -> dict[str,
         f"MATCH (u:Unit {{corpus: $corpus}}) WHERE u.pending IS NULL RETURN {UNIT_FIELDS}",
         corpus=corpus, database_=database,
     )
-    return {r["id"]: UnitRecord(**{k: v for k, v in dict(r).items() if v is not None}) for r in rows}
+    return {r["id"]: _record(r) for r in rows}
 
 
 def corpus_edges(driver: Driver, database: str, corpus: str, edge_types: Iterable[str]) -> list[dict[str, Any]]:
@@ -437,71 +416,54 @@ def corpus_edges(driver: Driver, database: str, corpus: str, edge_types: Iterabl
 
 
 def stored_hashes(driver: Driver, database: str, corpus: str) -> dict[str, str]:
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus
-        )
-        return {r["id"]: r["hash"] for r in result}
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Document {corpus: $corpus}) RETURN d.id AS id, d.content_hash AS hash", corpus=corpus, database_=database
+    )
+    return {r["id"]: r["hash"] for r in records}
 
 
 def stored_keys(driver: Driver, database: str, corpus: str, exclude_documents: list[str]) -> dict[str, str]:
     """Address keys of stored units outside this run, so citations into documents not re-read still resolve."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
-            "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
-            corpus=corpus, exclude=exclude_documents,
-        )
-        return {r["key"]: r["id"] for r in result}
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL AND NOT u.document_id IN $exclude "
+        "UNWIND coalesce(u.keys, []) AS key RETURN key, u.id AS id",
+        corpus=corpus, exclude=exclude_documents, database_=database,
+    )
+    return {r["key"]: r["id"] for r in records}
 
 
 def stored_insertions(driver: Driver, database: str, corpus: str, document_ids: list[str]) -> list[LegalUnit]:
     """Stored units of these documents that an amending provision of another document inserted
     (ingest.citations.vi_inserted): a run that re-reads the amended act without its amender keeps them."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.document_id IN $docs AND u.pending IS NULL "
-            "AND u.metadata CONTAINS $mark RETURN u ORDER BY u.order",
-            corpus=corpus, docs=document_ids, mark='"inserted_by_document"',
-        )
-        out: list[LegalUnit] = []
-        for record in result:
-            node = record["u"]
-            metadata = _metadata(node.get("metadata"))
-            if metadata.get("inserted_by_document") in document_ids:
-                continue
-            out.append(_legal_unit(node))
-        return out
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.document_id IN $docs AND u.pending IS NULL "
+        "AND u.metadata CONTAINS $mark RETURN u ORDER BY u.order",
+        corpus=corpus, docs=document_ids, mark='"inserted_by_document"', database_=database,
+    )
+    return [_legal_unit(r["u"]) for r in records
+            if _metadata(r["u"].get("metadata")).get("inserted_by_document") not in document_ids]
 
 
 def corpus_units(driver: Driver, database: str, corpus: str) -> list[dict[str, Any]]:
     """All units of a corpus, as the lexical index and retrievers need them."""
-    with driver.session(database=database) as session:
-        result = session.run(
-            "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
-            "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
-            "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
-            corpus=corpus,
-        )
-        return [dict(r) for r in result]
+    records, _, _ = driver.execute_query(
+        "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL "
+        "RETURN u.id AS id, u.label AS label, u.title AS title, u.text AS text, u.document_id AS document_id, "
+        "u.type AS type, u.status AS status ORDER BY u.document_id, u.order",
+        corpus=corpus, database_=database,
+    )
+    return [dict(r) for r in records]
 
 
 def corpus_counts(driver: Driver, database: str, corpus: str) -> dict[str, dict[str, int]]:
-    with driver.session(database=database) as session:
-        units = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        edges = {
-            r["type"]: r["n"]
-            for r in session.run(
-                "MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n", corpus=corpus
-            )
-        }
-        externals = session.run("MATCH (e:External {corpus: $corpus}) RETURN count(e) AS n", corpus=corpus).single(strict=True)["n"]
-    return {"units": units, "edges": edges, "externals": {"External": externals}}
+    def counts(query: str) -> dict[str, int]:
+        records, _, _ = driver.execute_query(query, corpus=corpus, database_=database)
+        return {r["type"]: r["n"] for r in records}
+
+    return {"units": counts("MATCH (u:Unit {corpus: $corpus}) WHERE u.pending IS NULL RETURN u.type AS type, count(*) AS n"),
+            "edges": counts("MATCH (u:Unit {corpus: $corpus})-[r]->() RETURN type(r) AS type, count(*) AS n"),
+            # Counted before the type is named: a corpus without externals still has one row, 0.
+            "externals": counts("MATCH (e:External {corpus: $corpus}) WITH count(e) AS n RETURN 'External' AS type, n")}
 
 
 class LinkedUnit(BaseModel):

@@ -14,7 +14,7 @@ from core.stores.graph_reader import reader_for
 
 def built_stores(settings: Settings, corpus: str, config: RetrievalConfig | None = None, *, units: int = 50,
                  windows: int = 80, dim: int = 8, seed: int = 0, searchable: bool = False) -> CorpusStores:
-    """What CorpusStores.open builds; `searchable` adds a real BM25 index and the embedding model (a question can be
+    """What opening a corpus builds (core.retrieval.reload); `searchable` adds a real BM25 index and the embedding model (a question can be
     scored), otherwise the indexes a test of holding and opening stores never reads are left out."""
     rng = np.random.default_rng(seed)
     ids = [f"u{i}" for i in range(units)]
