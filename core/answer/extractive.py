@@ -111,9 +111,9 @@ def _asked_first(rules: list[RuleClaims], scorer: Scorer, kind: Kind | None) -> 
 def compose(deps: AnswerDeps) -> AttributedAnswer:
     """Cite only the chosen units, fitted to what was asked; each claim is a sentence of its unit (or of an item
     under it, or of the lead-in it is a case of) with its span."""
-    scorer = Scorer.for_question(deps.question, deps.ledger)
-    kind = asked_kind(deps.question)
     signals = signals_for(deps)
+    scorer = Scorer.for_question(deps.question, deps.ledger, signals.stores.lexical if signals is not None else None)
+    kind = asked_kind(deps.question)
     started = time.perf_counter()
     off = off_units(deps)
     deps.timings_ms["headings"] = round((time.perf_counter() - started) * 1000, 1)

@@ -18,29 +18,40 @@ import numpy as np
 
 from core.answer.asked import SANCTION_HEADING, TRANSITION_HEADING, asks_sanction, asks_transition
 from core.answer.deps import Evidence, EvidenceLedger
+from core.answer.informative import corpus_weights
 from core.answer.signals import Signals, clauses
 from core.answer.soft_match import SoftMatch
 from core.answer.terms import terms_of
 from core.domain import Edge
-from core.lexical import unit_search_text
+from core.lexical import LexicalIndex, idf, unit_search_text
 from core.retrieval.articles import up_to_article
 
 
 @dataclass
 class Scorer:
-    """Question-term overlap weighted by how rare each term is among the run's evidence (BM25-style idf)."""
+    """Question-term overlap weighted by how much each term says: among the run's evidence and in the corpus."""
 
     weights: dict[str, float]
     question: str = ""
 
     @classmethod
-    def for_question(cls, question: str, ledger: EvidenceLedger) -> Scorer:
+    def for_question(cls, question: str, ledger: EvidenceLedger, corpus: LexicalIndex | None = None) -> Scorer:
+        """Each term's idf among the run's evidence (what tells the hits apart), times its idf over the whole
+        corpus when its index is given (core.answer.informative: what the term says in this corpus). Among seven
+        hits "last" of "last week" is as rare as the question's topic when one hit is a "Patient Last Name" rule;
+        over the corpus it is an everyday word. Measured over the dev sets against the evidence's idf alone
+        (bench/results/TRIED.md, issue 49): hipaa_generated +3 questions, xrefrag150 +3, gdpr_user +1, obliqa150,
+        ko_user, vi_user, alqac -1 each, ko_dev 0; the corpus's idf alone lost vi_user 3."""
         # Sorted, so the weights (and every sum over them) do not depend on the process's string-hash seed.
         terms = sorted(set(terms_of(question)))
         docs = [held_terms(terms, e) for e in ledger.units.values()]
         n = max(1, len(docs))
         df = Counter(t for doc in docs for t in doc)  # each doc holds question terms only
-        return cls({t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}, question)
+        run = {t: idf(n, df[t]) for t in terms}
+        if corpus is None:
+            return cls(run, question)
+        wide = corpus_weights(corpus, terms)
+        return cls({t: run[t] * wide[t] for t in terms}, question)
 
     def score(self, text: str) -> float:
         """Share of the question's weight the text covers (0–1)."""
