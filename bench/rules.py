@@ -35,6 +35,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.settings import REPO_ROOT
 
@@ -75,14 +76,14 @@ def _targets(node: ast.Assign | ast.AnnAssign) -> list[str]:
     return [t.id for t in targets if isinstance(t, ast.Name)]
 
 
-def _is_re_call(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RE_CALLS \
+def _is_re_call(node: ast.AST, calls: frozenset[str] = RE_CALLS) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in calls \
         and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
 
 
-def _strings(node: ast.AST) -> list[ast.AST]:
+def _strings(node: ast.AST) -> list[ast.expr]:
     """String literals under a node, an f-string counted once (not its pieces)."""
-    out: list[ast.AST] = []
+    out: list[ast.expr] = []
 
     def walk(n: ast.AST) -> None:
         if isinstance(n, ast.JoinedStr):
@@ -121,8 +122,7 @@ class _Module:
             elif isinstance(node, ast.FunctionDef):
                 self.functions[node.name] = node
         self.builders = {name for name, fn in self.functions.items()
-                         if any(_is_re_call(n) and isinstance(n.func, ast.Attribute) and n.func.attr == "compile"
-                                for n in ast.walk(fn))}
+                         if any(_is_re_call(n, frozenset({"compile"})) for n in ast.walk(fn))}
 
     def _regex_roots(self) -> list[ast.AST]:
         """Expressions written as patterns: re calls' pattern arguments, builder calls' arguments, and module-level
@@ -142,7 +142,7 @@ class _Module:
                 roots.append(value)
         return roots
 
-    def regexes(self) -> list[ast.AST]:
+    def regexes(self) -> list[ast.expr]:
         roots = self._regex_roots()
         seen_names: set[str] = set()
         pending = [n for r in roots for n in _names(r)]
@@ -159,7 +159,7 @@ class _Module:
                 body = fn.body[1:] if ast.get_docstring(fn) else fn.body
                 roots += body
                 pending += [n for b in body for n in _names(b)]
-        found: dict[int, ast.AST] = {}
+        found: dict[int, ast.expr] = {}
         for root in roots:
             for s in _strings(root):
                 found[id(s)] = s
@@ -181,13 +181,13 @@ class _Module:
                     elif numbers := _numbers_only(node.value):
                         out.fitted += [f"{prefix}{name} (line {node.lineno})"] * len(numbers)
         for fn in ast.walk(self.tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):  # fn: a function anywhere, methods too
                 defaults = fn.args.defaults + [d for d in fn.args.kw_defaults if d is not None]
                 out.constants += [f"{fn.name}() default {ast.unparse(d)} (line {d.lineno})" for d in defaults
                                   if _number(d) and _value(d) not in NEUTRAL]
-                for node in ast.walk(fn):
-                    if isinstance(node, ast.Compare):
-                        operands = [node.left, *node.comparators]
+                for inner in ast.walk(fn):
+                    if isinstance(inner, ast.Compare):
+                        operands = [inner.left, *inner.comparators]
                         out.constants += [f"{fn.name}() compares with {ast.unparse(o)} (line {o.lineno})"
                                           for o in operands if _number(o) and _value(o) not in NEUTRAL]
         out.regexes = [f"line {s.lineno}" for s in self.regexes()]
@@ -233,10 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     counts = count_tree(args.root.resolve())
     print(table(counts))
     old = json.loads(args.out.read_text()) if args.out.exists() else {}
-    now = {"commit": _commit(), "totals": _totals(counts),
+    now: dict[str, Any] = {"commit": _commit(), "totals": _totals(counts),
            "files": {p: {"constants": c.constants, "regexes": len(c.regexes), "fitted": len(c.fitted)}
                      for p, c in counts.items() if c.constants or c.regexes or c.fitted}}
-    before = now if args.before else old.get("before")
+    before: dict[str, Any] | None = now if args.before else old.get("before")
     if before:
         b, t = before["totals"], now["totals"]
         print(f"before ({before['commit']}): constants {b['constants']}, regexes {b['regexes']}, "

@@ -1,9 +1,6 @@
 """Fitting the chosen provisions to what was asked, each correction only when the chosen provision plainly misses:
-- the deciding word: a question term rare among the evidence that the chosen text lacks; the best-covering unit
-  with it is cited instead;
 - descent: the paragraph of the same rule that carries the asked-for kind of content (a deadline, a list);
-- a rule whole: a condition ("…; and") is cited as the rule it conditions, an alternative ("…; or") under the
-  rule's lead-in;
+- an item of a rule's list is quoted under the rule's lead-in;
 - what a rule names by number: a provision it cites that holds a phrase of the question, or the period or sum asked
   for, is cited beside it.
 """
@@ -15,15 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.answer.ages import age_conditions, fails, meets, stated_ages
-from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
+from core.answer.asked import Kind, asks_sanction, carries, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.referenced import asked_phrases, cited_elsewhere, naming, same_stem
 from core.answer.sanctions import penalty_items, standing, states_sanction
-from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, EdgeType, StoreError, UnitType
@@ -32,26 +28,14 @@ from core.stores.queries import UnitRecord
 
 log = logging.getLogger("citewalk.answer")
 
-# A question term is deciding when at most this share of the evidence holds it and its weight is at least
-# DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
-DECIDING_SHARE = 0.25
-DECIDING_WEIGHT = 0.6
-# A unit of another rule replaces the chosen one only if it covers at least this share of the question's weight
-# (it shares the rule's topic).
-MIN_COVER = 0.3
-# Below MIN_COVER, a unit may still replace a chosen one it covers this many times over, if it covers this much.
-LOW_COVER = 0.15
-COVER_RATIO = 3.0
-# Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
-DECIDING_READ = 6
+# Of the units that may replace a chosen one, the best-covering few are read in place (their headings: a query each).
+SWAP_READ = 6
 # Descent reads at most this many levels and units below the rule.
 REGION_DEPTH = 4
 REGION_UNITS = 160
-# A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
-MAX_DECIDING = 2
-# A unit with the deciding word (or carrying the asked-for kind of content) replaces the chosen one only when it
-# reads at least as well in place and is at most this much farther in meaning (dense cosine): a scope or glossary
-# unit holds many of the question's words, the rare one among them, and is about something else.
+# A unit carrying the asked-for kind of content replaces the chosen one only when it reads at least as well in place
+# and is at most this much farther in meaning (dense cosine): a scope or glossary unit holds many of the question's
+# words and is about something else.
 SWITCH_DENSE = 0.05
 # The enacting provision replaces a chosen recital when its standing (cover with headings + dense similarity,
 # `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
@@ -62,18 +46,11 @@ KIND_MARGIN = 0.15
 KIND_DENSE = 0.02
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
-# on its own cover (MIN_COVER is for a switch to another rule): within the chosen rule the topic is shared, and a
-# user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
+# on its own cover: within the chosen rule the topic is shared, and a user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
 DESCENT_SHARE = 0.4
-# A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
-LIFT_LEVELS = 4
-# A lead-in over more items than this is a catalogue (definitions, a list of tasks), not one rule's conditions:
-# an item of it is cited on its own, under the lead-in.
-MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule, and which another provision of the evidence may hold when
 # the chosen one does not: a period, a list, a sum, a definition, and who (the paragraph that designates the
-# authority or the person responsible; the rule's other paragraphs have it as their subject). A condition is
-# usually the rule itself.
+# authority or the person responsible; the rule's other paragraphs have it as their subject).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO})
 # Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
 STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
@@ -81,8 +58,6 @@ STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
 HEADING_WORDS = 8
-_CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
-_DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
 _KO_SUB = re.compile(KOREAN_SUB_UNIT)
 
 
@@ -93,21 +68,6 @@ class Fitted:
     context: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → its parent heading (for the graph)
     cites: dict[str, Edge] = field(default_factory=dict)  # unit id → the citation it was chosen by (for the graph)
     notes: list[str] = field(default_factory=list)  # what was corrected, for the bench's per-question record
-
-
-def deciding_terms(scorer: Scorer, deps: AnswerDeps, content: set[str]) -> list[str]:
-    """Content terms of the question (`content`: `_Fitter.content`) rare among the evidence but present in some of
-    it, heaviest first."""
-    docs = [scorer.held_by(e) for e in deps.ledger.units.values() if e.unit.text]
-    if not docs:
-        return []
-    df = {t: sum(1 for d in docs if t in d) for t in scorer.weights if t in content}
-    held = {t: w for t, w in scorer.weights.items() if df.get(t)}
-    if not held:
-        return []
-    heaviest = max(held.values())
-    return sorted((t for t, w in held.items() if df[t] <= max(1, DECIDING_SHARE * len(docs))
-                   and w >= DECIDING_WEIGHT * heaviest), key=lambda t: -held[t])
 
 
 def _has(term: str, words: set[str]) -> bool:
@@ -164,9 +124,6 @@ class _Fitter:
         self._units: dict[str, UnitRecord] = {}
         # Kept on the instance: a cache on the method would be the class's and keep every answer alive.
         self._regions: dict[str, list[UnitRecord]] = {}
-        # A transitional provision the selection kept out of its pool does not come back as a swap: it carries the
-        # kinds' words (a date, "다음 각 호") for the old case, not the rule asked about.
-        self._barred = transitional_units(deps.ledger, deps.question, signals)
         self.cites: dict[str, Edge] = {}  # a cited unit → the citation that decided it (sanction, referenced)
 
     def know(self, unit_ids: list[str]) -> None:
@@ -224,11 +181,6 @@ class _Fitter:
         """The terms of the question's content words (core.answer.checkable)."""
         return {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
 
-    @cached_property
-    def ages(self) -> list[float]:
-        """The ages the question states, in months (core.answer.ages)."""
-        return stated_ages(self.deps.question)
-
     def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
         """Headings replaced by their sub-units (their content is there), other units kept."""
         headings = [u.id for u in units if _is_heading(u)]
@@ -265,45 +217,16 @@ class _Fitter:
     def shortlist(self, keep: Callable[[UnitRecord], bool], chosen: list[str], opened: bool,
                   also: list[str] | None = None) -> list[UnitRecord]:
         """The evidence that may replace a chosen unit: units with text, not chosen, that `keep` accepts (headings
-        opened to their sub-units when `opened`), the DECIDING_READ that cover the question best, their headings
+        opened to their sub-units when `opened`), the SWAP_READ that cover the question best, their headings
         (and those of `also`) read in one query."""
         found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.id not in chosen and e.unit.id not in self._barred and keep(e.unit)]
+                 if e.unit.text and e.unit.id not in chosen and keep(e.unit)]
         if opened and found:
             found = self.opened(found)
-        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        found = sorted(found, key=lambda u: -self.cover(u))[:SWAP_READ]
         if found:
             self.know([u.id for u in found] + (also or []))
         return found
-
-    def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
-        """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
-        # Two units chosen together are a citation pair, each answering its half: swapping one breaks the pair.
-        if len(units) > 1 or any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
-            return units, None
-        have: set[str] = set()
-        for u in units:
-            have |= _words(self.unit(u))
-        lacking = [t for t in deciding if not _has(t, have)]
-        if not lacking:
-            return units, None
-        found = self.shortlist(lambda u: all(_has(t, _words(u)) for t in lacking), units, opened=True, also=units)
-        if not found:
-            return units, None
-        best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
-        weakest = min(units, key=lambda u: self.cover(self.unit(u)))
-        if not self.covers_topic(best, self.unit(weakest)) or not self.as_good(best, self.unit(weakest)):
-            return units, None
-        self.record(best, "paragraph")
-        return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
-
-    def covers_topic(self, other: UnitRecord, chosen: UnitRecord) -> bool:
-        """Whether a unit of another rule shares the question's topic enough to replace the chosen one: MIN_COVER of
-        the question's weight, or LOW_COVER when it covers COVER_RATIO times what the chosen unit does (a question
-        told as a situation leaves every unit's cover small, and a chosen unit that covers next to nothing of it
-        is no standard to keep)."""
-        cover = self.cover(other)
-        return cover >= MIN_COVER or (cover >= LOW_COVER and cover >= COVER_RATIO * self.cover(chosen))
 
     def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
         """A recital chosen as the answer gives a rule's reasons, not the rule. It gives way to the enacting
@@ -555,76 +478,15 @@ class _Fitter:
         return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
 
     def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
-        """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
-        question word only it has among its siblings), keeps its place, quoted under the rule's lead-in."""
-        for _ in range(LIFT_LEVELS):
-            above = self.ancestors(unit_id)
-            unit = self.unit(unit_id)
-            if self.named(unit_id):
-                return unit_id
-            if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
-                return unit_id
-            parent = above[-1]
-            siblings = self.children([parent.id]).get(parent.id, [])
-            ends = [s.text.rstrip() for s in siblings[:-1]]
-            # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
-            # stays, its lead-in quoted above it.
-            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST) or enumerates(self.deps.question)
-            if len(siblings) > MAX_CONDITIONS or not asks_whole or not any(_CONJUNCT.search(t) for t in ends) and (
-                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)):
-                leads[unit_id] = parent
-                self.record(parent, "context")
-                return unit_id
-            self.record(parent, "context")
-            unit_id = parent.id
+        """An item of a rule's list is quoted under the rule's lead-in: alone it says nothing of what it is a case
+        of. (Lifting a condition to the rule it conditions, or an item to its list, changed no dev set's answers:
+        removed in issue 49, bench/results/TRIED.md.)"""
+        above, unit = self.ancestors(unit_id), self.unit(unit_id)
+        if self.named(unit_id) or not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
+            return unit_id
+        leads[unit_id] = above[-1]
+        self.record(above[-1], "context")
         return unit_id
-
-    def names_only(self, unit: UnitRecord, parent: UnitRecord, siblings: list[UnitRecord]) -> bool:
-        """Whether the question names something only this item (not its lead-in, not its siblings) holds."""
-        others = _words(parent)
-        for s in siblings:
-            if s.id != unit.id:
-                others |= _words(s)
-        own = _words(unit)
-        return any(_has(t, own) and not _has(t, others) for t in self.content)
-
-    def settle(self, unit_id: str) -> str:
-        """For a condition: the rule under the same heading that states the permission or its conditions best
-        ("(i)(1) A covered entity may … provided that:" rather than "(i)(2) the documentation must include …")."""
-        above = self.ancestors(unit_id)
-        if self.kind is not Kind.CONDITION or not above or not _is_heading(above[-1]):
-            return unit_id
-        siblings = [u for u in self.children([above[-1].id]).get(above[-1].id, []) if u.text]
-        options = [u for u in siblings if _carries(self.kind, u)]
-        if not options:
-            return unit_id
-        best = max(options, key=self.cover)
-        # It must read better where it sits (words with headings, and meaning), not only share more words.
-        if best.id == unit_id or self.cover(best) <= self.cover(self.unit(unit_id)) \
-                or self.placed(best) <= self.placed(self.unit(unit_id)):
-            return unit_id
-        self.record(best, "paragraph")
-        return best.id
-
-    def of_age(self, unit_id: str) -> tuple[str, str | None]:
-        """A paragraph whose every age condition fails for the age the question states ("từ đủ 07 tuổi trở lên" for
-        a child of 2) gives way to the sibling whose conditions that age meets ("dưới 36 tháng tuổi"): the rule
-        splits its cases by age, and the user has said which case is theirs."""
-        ages, unit = self.ages, self.unit(unit_id)
-        if not ages or not unit.parent_id or not fails(age_conditions(unit.text), ages):
-            return unit_id, None
-        siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
-                    if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
-        # The question may name what the paragraph is about ("Can a 10-year-old watch a T13 film?"): then its
-        # threshold is the answer, and the case for the age ("K: under 13, with a parent") answers another question.
-        own = _words(unit)
-        named = [t for t in deciding_terms(self.scorer, self.deps, self.content) if _has(t, own)]
-        siblings = [u for u in siblings if all(_has(t, _words(u)) for t in named)]
-        if not siblings:
-            return unit_id, None
-        best = max(siblings, key=self.cover)
-        self.record(best, "paragraph")
-        return best.id, f"stated age: {best.label}"
 
     def heading_of(self, unit_id: str) -> UnitRecord | None:
         above = [a for a in self.ancestors(unit_id) if a.text]
@@ -653,43 +515,37 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
          selection: Selection | None = None) -> Fitted:
     notes: list[str] = []
     fitter.know(list(units))
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 6.
     chosen, note = fitter.enacting(list(units), selection)
     notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 1, ko_user 1.
     chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
     kept: set[str] = set()  # a penalty item: its sum is in its lead-in, quoted above it, and descent would climb back
     if note is None:
+        # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 2, ko_user 1.
         chosen, note = fitter.sanction(chosen)
         notes += [note] if note else []
         kept = set(chosen) if note else kept
     if note is None:
-        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps, fitter.content))
-        notes += [note] if note else []
-    if note is None:
+        # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 4, vi_user 2, ko_user 1.
         chosen, note = fitter.kind_switch(chosen)
         notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): descent: gdpr_user 8, hipaa_generated 4, ko_user 3, vi_user 3.
     descended = []
     for u in chosen:
         # Two units chosen together (a citation pair) each answer their half: only a heading is opened.
         d, note = (u, None) if u in kept else fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, ko_dev, vi_user 1 each.
     descended = fitter.stating(descended)
     leads: dict[str, UnitRecord] = {}
-    whole = [fitter.whole(u, leads) for u in descended]
-    if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
-        whole = [fitter.settle(whole[0])]
-    whole = list(dict.fromkeys(whole))
-    aged = []
-    for u in whole:
-        a, note = fitter.of_age(u)
-        if u in leads:  # a sibling item is quoted under the same lead-in
-            leads[a] = leads[u]
-        aged.append(a)
-        notes += [note] if note else []
-    whole = list(dict.fromkeys(aged))
+    whole = list(dict.fromkeys(fitter.whole(u, leads) for u in descended))
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, xrefrag150, vi_user 1 each.
     whole, note = (whole, None) if kept else fitter.referenced(whole)
     notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): hipaa_generated 23, gdpr_user 1.
     whole, note = fitter.quoted(whole)
     notes += [note] if note else []
     context: dict[str, UnitRecord] = {}
