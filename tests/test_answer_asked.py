@@ -27,9 +27,8 @@ from core.answer.checkable import checkable_words
     ("Tôi 28 tuổi thì có còn được coi là thanh niên không?", Kind.DEFINITION),
     ("Hai bên không thỏa thuận được. Ai sẽ được nuôi con?", Kind.WHO),
     # Typed as Korean users type them: "얼마나 지나야" is a wait, not a sum; "몇 개", "뭐뭐".
-    # A question of none of the kinds: whether one case is allowed (the rule itself answers it).
-    ("환자 동의 없이 사진을 올려도 되나요?", None),
-    ("When may a covered entity disclose information for research?", None),
+    ("환자 동의 없이 사진을 올려도 되나요?", Kind.CONDITION),
+    ("When may a covered entity disclose information for research?", Kind.CONDITION),
     ("자격이 정지됐는데 얼마나 지나야 다시 일할 수 있나요?", Kind.DEADLINE),
     ("이사한 뒤 몇 개월 안에 신고해야 하나요?", Kind.DEADLINE),
     ("약국을 열려면 병상이 몇 개 필요한가요?", Kind.AMOUNT),

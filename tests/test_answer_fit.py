@@ -451,6 +451,28 @@ def test_a_deadline_question_takes_the_period_closest_in_meaning_not_the_one_sha
     assert fitted([0.34, 0.20, 0.21]) == ["a70-2"]
 
 
+NOTICE = _unit("a51-4", "Act, Article 51(4)", "clause",
+               "The governor shall notify the applicant within 15 days of receiving an application for a change of the "
+               "permit.")
+BARRED = _unit("a55-4", "Act, Article 55(4)", "clause",
+               "A person whose permit was revoked under paragraph 3 may not run the business for twelve months.")
+OPERATORS = tuple(_unit(f"a6{i}", f"Act, Article 6{i}", "clause", text) for i, text in enumerate((
+    "An ambulance operator shall run its business with clean vehicles.",
+    "An ambulance operator shall run its business with trained staff.",
+    "The governor may inspect an ambulance operator at any time.",
+    "An ambulance operator shall report its fees to the governor.")))
+
+
+def test_a_unit_with_the_deciding_word_replaces_one_that_covers_next_to_nothing_of_a_situation_question(test_settings):
+    """A question told as a situation leaves every unit's cover small: the unit holding its deciding words covers
+    0.20 of it, under MIN_COVER, and five times what the chosen unit covers, which only shares "permit"."""
+    question = ("Our ambulance company's permit was revoked last month. How long do we have to wait before we can run "
+                "the business again?")
+    deps = _deps(question, test_settings, (NOTICE, BARRED, *OPERATORS))
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), None, ["a51-4"])
+    assert fitted.units == ["a55-4"], fitted.notes
+
+
 MARRIAGE = _unit("d8", "Luật, Điều 8", "article", "Điều 8. Điều kiện kết hôn")
 MARRIAGE_CONDITIONS = _under("d8", "d8-1", "Luật, Điều 8 khoản 1",
                              "1. Nam, nữ kết hôn với nhau phải tuân theo các điều kiện sau đây:")

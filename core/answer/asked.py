@@ -1,4 +1,5 @@
-"""What kind of answer a question asks for (a deadline, required elements, who, an amount, a definition), and whether a provision's text carries that kind of content. Read by patterns in English, Korean and
+"""What kind of answer a question asks for (a deadline, required elements, a condition, who, an amount, a
+definition), and whether a provision's text carries that kind of content. Read by patterns in English, Korean and
 Vietnamese: the question's wording says what is asked more reliably than its topic words.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ from enum import StrEnum
 class Kind(StrEnum):
     DEADLINE = "deadline"
     LIST = "list"
+    CONDITION = "condition"
     WHO = "who"
     AMOUNT = "amount"
     DEFINITION = "definition"
@@ -24,7 +26,8 @@ def _any(*patterns: str) -> re.Pattern[str]:
 # "gọi là … hay", "말하는 건가요"): removed in issue 49, each had won its one question (bench/results/TRIED.md).
 # Gains of each kind's question patterns, questions lost with the kind off (issue 49, bench.ablate; TRIED.md): deadline
 # gdpr_user 5, vi_user 2, ko_user 1, ko_dev 1; list gdpr_user 4, ko_user 3, vi_user 2; amount vi_user 4, gdpr_user 1;
-# definition gdpr_user 1, ko_user 1; who gdpr_user 2 (vi_user +1). A condition kind gained one question and went.
+# definition gdpr_user 1, ko_user 1; who gdpr_user 2 (vi_user +1); condition gdpr_user 1, and the demo's research
+# starter (fit.settle, fit.whole).
 ASKS: dict[Kind, re.Pattern[str]] = {
     Kind.DEADLINE: _any(
         r"\bhow (?:soon|long|quickly|fast|many (?:days|hours|weeks|months|years))\b", r"\bby when\b",
@@ -58,6 +61,14 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\bwho (?:is|are|do|does|can|must|should|may)\b",
         r"누가", r"누구", r"주체",
         r"(?-i:\b[Aa]i\b)", r"cơ quan nào", r"người nào"),
+    Kind.CONDITION: _any(
+        r"^\s*(?:when|in what|under what|in which)\b", r"\b(?:is it|are we|am i|is that) (?:allowed|permitted|lawful|legal|ok|okay)\b",
+        r"\b(?:can|may|could) (?:we|i|you|they|a|an|the|our|it|he|she)\b",
+        r"\bdoes (?:it|he|she|that) (?:have|need) to\b",
+        r"\b(?:exception|exempt|unless|circumstances|conditions)\b",
+        r"경우", r"할 수 있(?:나요|습니까|는지)", r"가능(?:한가요|합니까|한지)", r"예외", r"허용",
+        r"수 있(?:나요|습니까|을까요)", r"도 (?:되나요|될까요|돼요|되는지|괜찮)", r"괜찮(?:나요|을까요|은가요)",
+        r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ"),
 }
 
 # Of the texts that carry a list, those that say what something must contain ("shall contain at least:", "the
@@ -84,6 +95,12 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         ELEMENTS.pattern, r"\bthe following\b", r"[:—–]\s*$", r"\b(?:shall|must) (?:contain|include|specify|set out|state)\b",
         r"다음 각 호", r"다음의 사항", r"다음 사항",
         r"sau đây", r"bao gồm[:]", r"gồm[:]", r"các nội dung"),
+    Kind.CONDITION: _any(
+        r"\bunless\b", r"\bexcept\b", r"\bprovided that\b", r"\bonly (?:if|where|when)\b", r"\bon condition\b",
+        r"\bsubject to\b", r"\bshall not apply\b", r"\bdoes not apply\b", r"\b(?:where|if|when)\b.{0,200}\bmay\b",
+        r"\bmay\b.{0,120}\bwithout\b", r"\bpermitted\b", r"\bin any case where\b", r"\bone of the following\b",
+        r"경우", r"다만", r"제외", r"예외", r"할 수 있다",
+        r"trường hợp", r"\btrừ\b", r"\bnếu\b", r"được phép", r"không áp dụng"),
     # The words that designate, not an authority's name: a paragraph with "the supervisory authority" or "the court"
     # as its subject says what that body does, not which body it is.
     Kind.WHO: _any(
@@ -109,12 +126,21 @@ SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", 
 # question's SANCTION_ASKED, whose "xử lý" or "offence" a provision writes about many other things.
 SANCTION_STATED = _any(r"\bfines?\b", r"\bpenalt(?:y|ies)\b", r"\bimprisonment\b", r"벌금", r"과태료", r"징역",
                        r"phạt tiền", r"phạt cảnh cáo", r"phạt tù")
-_ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO)
+_ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO, Kind.CONDITION)
 
 
 def asked_kind(question: str) -> Kind | None:
     """The first kind whose wording the question uses; None when it asks nothing of these kinds."""
     return next((kind for kind in _ORDER if ASKS[kind].search(question)), None)
+
+
+_ENUMERATES = _any(r"^\s*(?:when|in what|under what|in which)\b", r"\bwhat (?:are the )?(?:cases|circumstances|conditions)\b",
+                   r"어떤 경우", r"trường hợp nào", r"những trường hợp")
+
+
+def enumerates(question: str) -> bool:
+    """Whether the question asks for every case of a rule ("When may …?") rather than whether one case fits."""
+    return bool(_ENUMERATES.search(question))
 
 
 def asks_sanction(question: str) -> bool:

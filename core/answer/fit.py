@@ -1,6 +1,9 @@
 """Fitting the chosen provisions to what was asked, each correction only when the chosen provision plainly misses:
 - descent: the paragraph of the same rule that carries the asked-for kind of content (a deadline, a list);
-- an item of a rule's list is quoted under the rule's lead-in;
+- the deciding word: a question term rare among the evidence that the chosen text lacks; the best-covering unit
+  with it is cited instead;
+- a rule whole: a condition ("…; and") is cited as the rule it conditions, an alternative ("…; or") under the
+  rule's lead-in;
 - what a rule names by number: a provision it cites that holds a phrase of the question, or the period or sum asked
   for, is cited beside it.
 """
@@ -12,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.answer.asked import Kind, asks_sanction, carries, lists_elements
+from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
@@ -28,11 +31,23 @@ from core.stores.queries import UnitRecord
 
 log = logging.getLogger("citewalk.answer")
 
+# A question term is deciding when at most this share of the evidence holds it and its weight is at least
+# DECIDING_WEIGHT of the heaviest weight among the question terms the evidence holds at all.
+DECIDING_SHARE = 0.25
+DECIDING_WEIGHT = 0.6
+# A unit of another rule replaces the chosen one only if it covers at least this share of the question's weight
+# (it shares the rule's topic).
+MIN_COVER = 0.3
+# Below MIN_COVER, a unit may still replace a chosen one it covers this many times over, if it covers this much.
+LOW_COVER = 0.15
+COVER_RATIO = 3.0
 # Of the units that may replace a chosen one, the best-covering few are read in place (their headings: a query each).
 SWAP_READ = 6
 # Descent reads at most this many levels and units below the rule.
 REGION_DEPTH = 4
 REGION_UNITS = 160
+# A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
+MAX_DECIDING = 2
 # A unit carrying the asked-for kind of content replaces the chosen one only when it reads at least as well in place
 # and is at most this much farther in meaning (dense cosine): a scope or glossary unit holds many of the question's
 # words and is about something else.
@@ -48,6 +63,11 @@ KIND_DENSE = 0.02
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
 # on its own cover: within the chosen rule the topic is shared, and a user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
 DESCENT_SHARE = 0.4
+# A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
+LIFT_LEVELS = 4
+# A lead-in over more items than this is a catalogue (definitions, a list of tasks), not one rule's conditions:
+# an item of it is cited on its own, under the lead-in.
+MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule, and which another provision of the evidence may hold when
 # the chosen one does not: a period, a list, a sum, a definition, and who (the paragraph that designates the
 # authority or the person responsible; the rule's other paragraphs have it as their subject).
@@ -58,6 +78,8 @@ STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
 REASONS = frozenset({UnitType.RECITAL, UnitType.PREAMBLE})
 # A unit whose own text is at most this many words and that has sub-units is a heading: its content is below it.
 HEADING_WORDS = 8
+_CONJUNCT = re.compile(r"(?:;|,)?\s*(?:and|và|및|그리고)\s*$", re.I)
+_DISJUNCT = re.compile(r"(?:;|,)?\s*(?:or|hoặc|또는)\s*$", re.I)
 _KO_SUB = re.compile(KOREAN_SUB_UNIT)
 
 
@@ -68,6 +90,21 @@ class Fitted:
     context: dict[str, UnitRecord] = field(default_factory=dict)  # unit id → its parent heading (for the graph)
     cites: dict[str, Edge] = field(default_factory=dict)  # unit id → the citation it was chosen by (for the graph)
     notes: list[str] = field(default_factory=list)  # what was corrected, for the bench's per-question record
+
+
+def deciding_terms(scorer: Scorer, deps: AnswerDeps, content: set[str]) -> list[str]:
+    """Content terms of the question (`content`: `_Fitter.content`) rare among the evidence but present in some of
+    it, heaviest first."""
+    docs = [scorer.held_by(e) for e in deps.ledger.units.values() if e.unit.text]
+    if not docs:
+        return []
+    df = {t: sum(1 for d in docs if t in d) for t in scorer.weights if t in content}
+    held = {t: w for t, w in scorer.weights.items() if df.get(t)}
+    if not held:
+        return []
+    heaviest = max(held.values())
+    return sorted((t for t, w in held.items() if df[t] <= max(1, DECIDING_SHARE * len(docs))
+                   and w >= DECIDING_WEIGHT * heaviest), key=lambda t: -held[t])
 
 
 def _has(term: str, words: set[str]) -> bool:
@@ -227,6 +264,35 @@ class _Fitter:
         if found:
             self.know([u.id for u in found] + (also or []))
         return found
+
+    def deciding(self, units: list[str], deciding: list[str]) -> tuple[list[str], str | None]:
+        """Units lacking a deciding term the evidence has: the best unit that has them all replaces the weakest."""
+        # Two units chosen together are a citation pair, each answering its half: swapping one breaks the pair.
+        if len(units) > 1 or any(self.named(u) for u in units) or len(deciding) > MAX_DECIDING:
+            return units, None
+        have: set[str] = set()
+        for u in units:
+            have |= _words(self.unit(u))
+        lacking = [t for t in deciding if not _has(t, have)]
+        if not lacking:
+            return units, None
+        found = self.shortlist(lambda u: all(_has(t, _words(u)) for t in lacking), units, opened=True, also=units)
+        if not found:
+            return units, None
+        best = max(found, key=lambda u: (self.placed(u), _carries(self.kind, u)))
+        weakest = min(units, key=lambda u: self.cover(self.unit(u)))
+        if not self.covers_topic(best, self.unit(weakest)) or not self.as_good(best, self.unit(weakest)):
+            return units, None
+        self.record(best, "paragraph")
+        return [best.id if u == weakest else u for u in units], f"deciding word {lacking[0]}: {best.label}"
+
+    def covers_topic(self, other: UnitRecord, chosen: UnitRecord) -> bool:
+        """Whether a unit of another rule shares the question's topic enough to replace the chosen one: MIN_COVER of
+        the question's weight, or LOW_COVER when it covers COVER_RATIO times what the chosen unit does (a question
+        told as a situation leaves every unit's cover small, and a chosen unit that covers next to nothing of it
+        is no standard to keep)."""
+        cover = self.cover(other)
+        return cover >= MIN_COVER or (cover >= LOW_COVER and cover >= COVER_RATIO * self.cover(chosen))
 
     def enacting(self, units: list[str], selection: Selection | None = None) -> tuple[list[str], str | None]:
         """A recital chosen as the answer gives a rule's reasons, not the rule. It gives way to the enacting
@@ -478,15 +544,56 @@ class _Fitter:
         return self.scorer.score_terms({t for t in self.scorer.weights if _has(t, words)})
 
     def whole(self, unit_id: str, leads: dict[str, UnitRecord]) -> str:
-        """An item of a rule's list is quoted under the rule's lead-in: alone it says nothing of what it is a case
-        of. (Lifting a condition to the rule it conditions, or an item to its list, changed no dev set's answers:
-        removed in issue 49, bench/results/TRIED.md.)"""
-        above, unit = self.ancestors(unit_id), self.unit(unit_id)
-        if self.named(unit_id) or not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
-            return unit_id
-        leads[unit_id] = above[-1]
-        self.record(above[-1], "context")
+        """A conjunct is lifted to the rule it conditions; an alternative, or the one case the question names (a
+        question word only it has among its siblings), keeps its place, quoted under the rule's lead-in."""
+        for _ in range(LIFT_LEVELS):
+            above = self.ancestors(unit_id)
+            unit = self.unit(unit_id)
+            if self.named(unit_id):
+                return unit_id
+            if not above or not is_lead_in(above[-1].text) or not _same_rule(above[-1], unit):
+                return unit_id
+            parent = above[-1]
+            siblings = self.children([parent.id]).get(parent.id, [])
+            ends = [s.text.rstrip() for s in siblings[:-1]]
+            # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
+            # stays, its lead-in quoted above it.
+            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST) or enumerates(self.deps.question)
+            if len(siblings) > MAX_CONDITIONS or not asks_whole or not any(_CONJUNCT.search(t) for t in ends) and (
+                    self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)):
+                leads[unit_id] = parent
+                self.record(parent, "context")
+                return unit_id
+            self.record(parent, "context")
+            unit_id = parent.id
         return unit_id
+
+    def names_only(self, unit: UnitRecord, parent: UnitRecord, siblings: list[UnitRecord]) -> bool:
+        """Whether the question names something only this item (not its lead-in, not its siblings) holds."""
+        others = _words(parent)
+        for s in siblings:
+            if s.id != unit.id:
+                others |= _words(s)
+        own = _words(unit)
+        return any(_has(t, own) and not _has(t, others) for t in self.content)
+
+    def settle(self, unit_id: str) -> str:
+        """For a condition: the rule under the same heading that states the permission or its conditions best
+        ("(i)(1) A covered entity may … provided that:" rather than "(i)(2) the documentation must include …")."""
+        above = self.ancestors(unit_id)
+        if self.kind is not Kind.CONDITION or not above or not _is_heading(above[-1]):
+            return unit_id
+        siblings = [u for u in self.children([above[-1].id]).get(above[-1].id, []) if u.text]
+        options = [u for u in siblings if _carries(self.kind, u)]
+        if not options:
+            return unit_id
+        best = max(options, key=self.cover)
+        # It must read better where it sits (words with headings, and meaning), not only share more words.
+        if best.id == unit_id or self.cover(best) <= self.cover(self.unit(unit_id)) \
+                or self.placed(best) <= self.placed(self.unit(unit_id)):
+            return unit_id
+        self.record(best, "paragraph")
+        return best.id
 
     def heading_of(self, unit_id: str) -> UnitRecord | None:
         above = [a for a in self.ancestors(unit_id) if a.text]
@@ -528,6 +635,10 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
         notes += [note] if note else []
         kept = set(chosen) if note else kept
     if note is None:
+        # Gain on the dev sets: obliqa150 1, vi_user 1 (alqac -1); the demo's research starter needs it (its "research").
+        chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps, fitter.content))
+        notes += [note] if note else []
+    if note is None:
         # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 4, vi_user 2, ko_user 1.
         chosen, note = fitter.kind_switch(chosen)
         notes += [note] if note else []
@@ -541,7 +652,10 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
     # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, ko_dev, vi_user 1 each.
     descended = fitter.stating(descended)
     leads: dict[str, UnitRecord] = {}
-    whole = list(dict.fromkeys(fitter.whole(u, leads) for u in descended))
+    whole = [fitter.whole(u, leads) for u in descended]
+    if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
+        whole = [fitter.settle(whole[0])]
+    whole = list(dict.fromkeys(whole))
     # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, xrefrag150, vi_user 1 each.
     whole, note = (whole, None) if kept else fitter.referenced(whole)
     notes += [note] if note else []
