@@ -18,7 +18,7 @@ from core.analyzers import Analyzer, EnglishAnalyzer, get_analyzer, term_groups
 from core.analyzers.english import tokenize
 from core.domain import StoreError
 
-__all__ = ["LexicalIndex", "tokenize", "unit_search_text"]
+__all__ = ["LexicalIndex", "document_frequency", "idf", "tokenize", "unit_search_text"]
 
 _EMPTY = "_empty_"
 
@@ -123,13 +123,13 @@ class LexicalIndex:
     def _word_scores(self, word: str, part: Callable[[str], str]) -> np.ndarray:
         written = self.term_scores([word])
         index, term = self.part_index, part(word)
-        in_parts = _document_frequency(index, term) if index is not None else 0
+        in_parts = document_frequency(index, term) if index is not None else 0
         if index is None or not in_parts:
             return written
         # A part match weighs as the word does over all units, written or inside a compound: the part index alone
         # counts few units for it, and would weigh a common word ("상황" of "긴급상황실") as a rare one.
         n = len(self.unit_ids)
-        scale = _idf(n, in_parts + _document_frequency(self.retriever, word)) / _idf(n, in_parts)
+        scale = idf(n, in_parts + document_frequency(self.retriever, word)) / idf(n, in_parts)
         return np.where(written > 0, written, scale * np.asarray(index.get_scores([term]), dtype=np.float32))
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
@@ -143,7 +143,7 @@ class LexicalIndex:
         return [(self.unit_ids[i], float(scores[i])) for i in top if scores[i] > 0]
 
 
-def _document_frequency(retriever: bm25s.BM25, term: str) -> int:
+def document_frequency(retriever: bm25s.BM25, term: str) -> int:
     """How many documents hold `term` (its column in the index's token-major score matrix)."""
     at = retriever.vocab_dict.get(term)
     if at is None:
@@ -152,7 +152,7 @@ def _document_frequency(retriever: bm25s.BM25, term: str) -> int:
     return int(starts[at + 1] - starts[at])
 
 
-def _idf(documents: int, holding: int) -> float:
+def idf(documents: int, holding: int) -> float:
     """Lucene's BM25 idf, as bm25s computes it."""
     return math.log(1 + (documents - holding + 0.5) / (holding + 0.5))
 

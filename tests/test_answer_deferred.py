@@ -59,7 +59,7 @@ def test_nothing_is_added_when_the_question_asks_for_other_content_or_the_target
     question = "How long may occupational health records be kept?"
     assert deferred_to(_deps(question, test_settings, units, cites), Kind.DEADLINE, ["9-2-h"]) == ["9-2-h"]
     asked = "Is there any extra condition for processing health data?"
-    assert deferred_to(_deps(asked, test_settings, [GROUND], cites), Kind.CONDITION, ["9-2-h"]) == ["9-2-h"]
+    assert deferred_to(_deps(asked, test_settings, [GROUND], cites), None, ["9-2-h"]) == ["9-2-h"]
 
 
 def test_a_block_of_paragraphs_is_not_one_provision_holding_the_content(test_settings):

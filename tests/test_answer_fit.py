@@ -69,11 +69,11 @@ def _deps(question: str, settings, units: tuple[UnitRecord, ...] = (RECITAL, ART
 def test_a_recital_gives_way_to_the_enacting_provision_that_answers(test_settings):
     question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
     deps = _deps(question, test_settings)
-    fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"])
+    fitted = fit(deps, Scorer.for_question(question, deps.ledger), None, ["rec"])
     assert fitted.units == ["art"], fitted.notes
     # An enacting provision that is not about the question does not displace the recital.
     deps = _deps(question, test_settings, (RECITAL, OTHER))
-    assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["rec"]).units == ["rec"]
+    assert fit(deps, Scorer.for_question(question, deps.ledger), None, ["rec"]).units == ["rec"]
 
 
 def test_a_recital_gives_way_to_an_enacting_candidate_scored_almost_as_well(test_settings):
@@ -82,10 +82,10 @@ def test_a_recital_gives_way_to_an_enacting_candidate_scored_almost_as_well(test
     scorer = Scorer.for_question(question, deps.ledger)
     # The selection's first enacting candidate within UNSURE_MARGIN is cited, a pair as a pair.
     close = Selection([], score=5.0, alternatives=[(4.95, ("rec", "far")), (5.0 - UNSURE_MARGIN / 2, ("far", "art"))])
-    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=close).units == ["far", "art"]
+    assert fit(deps, scorer, None, ["rec"], selection=close).units == ["far", "art"]
     # One further behind is not: the enacting provision that reads best in place replaces the recital, as before.
     far = Selection([], score=5.0, alternatives=[(5.0 - 2 * UNSURE_MARGIN, ("far", "art"))])
-    assert fit(deps, scorer, Kind.CONDITION, ["rec"], selection=far).units == ["art"]
+    assert fit(deps, scorer, None, ["rec"], selection=far).units == ["art"]
 
 
 BALANCE = _unit("bal", "Reg, Article 6(1)(f)", "point",
@@ -111,10 +111,10 @@ def test_a_recital_gives_way_to_the_search_hit_that_reads_most_like_it(test_sett
     deps = _deps(question, test_settings, (RECITAL, ARTICLE, OTHER, BALANCE))
     signals = Signals(_Stores(), np.zeros(2), None, np.full(4, 0.3), np.zeros(4))
     scorer = Scorer.for_question(question, deps.ledger)
-    fitted = fit(deps, scorer, Kind.CONDITION, ["rec"], signals)
+    fitted = fit(deps, scorer, None, ["rec"], signals)
     assert fitted.units == ["bal"], fitted.notes
     # Without the corpus's vectors, the enacting provision that reads best in place, as before.
-    assert fit(deps, scorer, Kind.CONDITION, ["rec"]).units == ["art"]
+    assert fit(deps, scorer, None, ["rec"]).units == ["art"]
 
 
 BIOMETRIC = UnitRecord(id="d14", label="Reg, Article 4(14)", type="definition",
@@ -160,7 +160,7 @@ def test_a_fitter_and_its_answer_are_freed_once_the_answer_is_done(test_settings
 
     question = "If a user objects to processing based on legitimate interests, must the controller stop processing?"
     deps = _deps(question, test_settings)
-    fitter = _Fitter(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, None)
+    fitter = _Fitter(deps, Scorer.for_question(question, deps.ledger), None, None)
     assert [u.id for u in fitter.region("art")] == ["art"]
     assert [u.id for u in fitter.region("art")] == ["art"]  # read once, served again
     gone_fitter, gone_deps = weakref.ref(fitter), weakref.ref(deps)
@@ -320,69 +320,7 @@ LEAD_DESIGNATED = _under("a56", "a56-1", "Reg, Article 56(1)",
 LEAD_INTERLOCUTOR = _under("a56", "a56-6", "Reg, Article 56(6)",
                            "6. The lead supervisory authority shall be the sole interlocutor of the controller or "
                            "processor for the cross-border processing carried out by that controller or processor.")
-CUSTODY = _unit("d81", "Luật, Điều 81", "article",
-                "Điều 81. Việc trông nom, chăm sóc, nuôi dưỡng, giáo dục con sau khi ly hôn")
-CUSTODY_AGREED = _under("d81", "d81-2", "Luật, Điều 81 khoản 2",
-                        "2. Vợ, chồng thỏa thuận về người trực tiếp nuôi con; trường hợp không thỏa thuận được thì Tòa "
-                        "án quyết định giao con cho một bên trực tiếp nuôi; nếu con từ đủ 07 tuổi trở lên thì phải xem "
-                        "xét nguyện vọng của con.")
-CUSTODY_INFANT = _under("d81", "d81-3", "Luật, Điều 81 khoản 3",
-                        "3. Con dưới 36 tháng tuổi được giao cho mẹ trực tiếp nuôi, trừ trường hợp người mẹ không đủ "
-                        "điều kiện để trực tiếp nuôi con hoặc cha mẹ có thỏa thuận khác phù hợp với lợi ích của con.")
-# What a search for a divorcing couple's question also finds: the divorce provisions, where "vợ chồng", "bên" and
-# "thỏa thuận" are everywhere (the question's rare words are read against such evidence).
-DIVORCE_AGREED = _unit("d55", "Luật, Điều 55", "article",
-                       "Điều 55. Thuận tình ly hôn\nTrong trường hợp vợ chồng cùng yêu cầu ly hôn, nếu xét thấy hai bên "
-                       "thật sự tự nguyện ly hôn và đã thỏa thuận về việc chia tài sản, việc trông nom, nuôi dưỡng, chăm "
-                       "sóc, giáo dục con thì Tòa án công nhận thuận tình ly hôn.")
-DIVORCE_ONE_SIDE = _unit("d56", "Luật, Điều 56", "article",
-                         "Điều 56. Ly hôn theo yêu cầu của một bên\n1. Khi vợ hoặc chồng yêu cầu ly hôn mà hòa giải tại "
-                         "Tòa án không thành thì Tòa án giải quyết cho ly hôn.")
-CUSTODY_SEARCH = (CUSTODY_AGREED, CUSTODY_INFANT, DIVORCE_AGREED, DIVORCE_ONE_SIDE)
-CHILD = _unit("k8", "Reg, Article 8", "article", "Article 8\nConditions applicable to child's consent")
-CHILD_BOTH_CASES = _under("k8", "k8-1", "Reg, Article 8(1)",
-                          "1. The processing of the personal data of a child shall be lawful where the child is at least "
-                          "16 years old. Where the child is below the age of 16 years, such processing shall be lawful "
-                          "only if consent is given or authorised by the holder of parental responsibility.")
-CHILD_COUNSELLING = _under("k8", "k8-2", "Reg, Article 8(2)",
-                           "2. A child aged 13 or over may consent alone to counselling services offered directly to "
-                           "it.")
-FILMS = _unit("f32", "Luật, Điều 32", "article", "Điều 32. Phân loại phim")
-FILM_CLASSES = _under("f32", "f32-1", "Luật, Điều 32 khoản 1",
-                      "1. Phim được phân loại theo nội dung để phổ biến phù hợp với độ tuổi người xem như sau:")
-FILM_ALL = _under("f32-1", "f32-1-a", "Luật, Điều 32 khoản 1 điểm a",
-                  "a) Loại P: Phim được phép phổ biến đến người xem ở mọi độ tuổi;")
-FILM_T16 = _under("f32-1", "f32-1-c", "Luật, Điều 32 khoản 1 điểm c",
-                  "c) Loại T16 (16+): Phim được phổ biến đến người xem từ đủ 16 tuổi trở lên;")
-FILM_T13 = _under("f32-1", "f32-1-d", "Luật, Điều 32 khoản 1 điểm d",
-                  "d) Loại T13 (13+): Phim được phổ biến đến người xem từ đủ 13 tuổi trở lên;")
-FILM_K = _under("f32-1", "f32-1-dd", "Luật, Điều 32 khoản 1 điểm đ",
-                "đ) Loại K: Phim được phổ biến đến người xem dưới 13 tuổi với điều kiện xem cùng cha, mẹ hoặc người "
-                "giám hộ;")
 FIT_CASES = {
-    # The question names the class the paragraph sets the age for: its threshold is the answer, though the child's
-    # age meets another class's condition.
-    "a paragraph naming what the question asks about keeps its place whatever the age": (
-        (FILMS, FILM_CLASSES, FILM_ALL, FILM_T16, FILM_T13, FILM_K),
-        "Cháu tôi 10 tuổi có được xem phim loại T13 không?",
-        (FILM_T13, FILM_K, FILM_T16, FILM_ALL, CUSTODY_AGREED, CUSTODY_INFANT), Kind.CONDITION,
-        ["f32-1-d"], ["f32-1-d"]),
-    # The rule splits its cases by the child's age and the user says which is theirs: a child of 2 is under 36
-    # months, so the paragraph for a child of 7 or over is not the one that applies.
-    "the paragraph whose age condition the stated age meets": (
-        (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
-        "Vợ chồng tôi sắp ly hôn, con mới được 2 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
-        CUSTODY_SEARCH, Kind.WHO, ["d81-2"], ["d81-3"]),
-    # A paragraph that sets a case and its contrary (16 or over, under 16) holds for every age: it is not failed by
-    # a child of 15, whatever a sibling's condition holds for.
-    "a paragraph setting both cases of an age keeps its place": (
-        (CHILD, CHILD_BOTH_CASES, CHILD_COUNSELLING),
-        "My daughter is 15 years old. Can she sign up to a social network on her own?",
-        (CHILD_BOTH_CASES,), Kind.CONDITION, ["k8-1"], ["k8-1"]),
-    "an age the paragraph's condition holds for keeps it": (
-        (CUSTODY, CUSTODY_AGREED, CUSTODY_INFANT),
-        "Vợ chồng tôi sắp ly hôn, con đã 9 tuổi và hai bên không thỏa thuận được. Ai sẽ được nuôi cháu?",
-        (CUSTODY_AGREED, CUSTODY_INFANT), Kind.WHO, ["d81-2"], ["d81-2"]),
     # "Which authority?" is answered by the paragraph that says which one is competent; the paragraph after it
     # names the lead supervisory authority as its subject and says what it does.
     "a who question descends to the paragraph that designates": (
@@ -448,7 +386,7 @@ def test_a_definition_question_is_answered_by_the_definitions_of_the_terms_it_wr
     fitted = fit(deps, Scorer.for_question(question, deps.ledger), Kind.DEFINITION, ["a29"])
     assert fitted.units == ["d7", "d8"], fitted.notes
     # Asked for something else, the same question's choice stands.
-    assert fit(deps, Scorer.for_question(question, deps.ledger), Kind.CONDITION, ["a29"]).units == ["a29"]
+    assert fit(deps, Scorer.for_question(question, deps.ledger), None, ["a29"]).units == ["a29"]
 
 
 DEFINITIONS = _unit("a4", "Reg, Article 4", "article", "Article 4\nDefinitions")

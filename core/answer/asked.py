@@ -21,13 +21,18 @@ def _any(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
 
 
-# Checked in this order: "how many days" is a deadline before it is an amount, "what must … contain" a list
-# before "must" reads as a condition.
+# Checked in this order: "how many days" is a deadline before it is an amount. No pattern echoes one dev
+# question's wording or names one corpus's topic ("are we a … or a …", "is that still personal data", "charge me",
+# "gọi là … hay", "말하는 건가요"): removed in issue 49, each had won its one question (bench/results/TRIED.md).
+# Gains of each kind's question patterns, questions lost with the kind off (issue 49, bench.ablate; TRIED.md): deadline
+# gdpr_user 5, vi_user 2, ko_user 1, ko_dev 1; list gdpr_user 4, ko_user 3, vi_user 2; amount vi_user 4, gdpr_user 1;
+# definition gdpr_user 1, ko_user 1; who gdpr_user 2 (vi_user +1); condition gdpr_user 1, and the demo's research
+# starter (fit.settle, fit.whole).
 ASKS: dict[Kind, re.Pattern[str]] = {
     Kind.DEADLINE: _any(
         r"\bhow (?:soon|long|quickly|fast|many (?:days|hours|weeks|months|years))\b", r"\bby when\b",
         r"\b(?:deadline|time ?limit|time frame|timeframe|within what)\b", r"\bwhen (?:must|should|do|does|is) .{0,40}\bby\b",
-        r"\bafter how long\b", r"\bhow much time\b",
+        r"\bhow much time\b",
         r"언제까지", r"기한", r"며칠", r"기간", r"이내에?",
         r"얼마나 (?:지나|기다려|걸리|걸려|오래|있어야)", r"몇\s*(?:년|개월|달|주|시간)\s*(?:이내|안에|만에|동안|지나|뒤|후)",
         r"언제부터",
@@ -38,24 +43,19 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"\bwhat (?:\w+ ){0,8}(?:contain|include|cover|state|specify|set out|list|go in|require)\b",
         r"\b(?:has|have|needs?) to go in\b", r"\bminimum content\b", r"\bwhich (?:information|details|elements)\b",
         r"기재\s*사항", r"포함(?:해야|되어야|하여야)", r"무엇을 (?:기재|포함)", r"어떤 (?:내용|사항|정보)",
-        r"뭐뭐", r"(?:어떤|무슨) (?:게|것들?이|서류|일)", r"(?:뭐|무엇)가 있", r"(?:어떤|무슨) \S{1,6}들(?:이|을|은)", r"(?:뭘|무엇을) (?:같이|함께|챙겨|준비)",
+        r"뭐뭐", r"(?:어떤|무슨) (?:게|것들?이|서류|일)", r"(?:뭐|무엇)가 있",
         r"những nội dung", r"nội dung (?:gì|nào|gồm)", r"bao gồm những", r"gồm những", r"những (?:thông tin|giấy tờ|tài liệu) (?:gì|nào)"),
     Kind.AMOUNT: _any(
         r"\bhow (?:much|many|big|high|large)\b", r"\bwhat(?:'s| is)? (?:the )?(?:maximum|minimum|amount|fine|penalty|fee|sum|"
         r"percentage|rate|threshold|limit|cap|age)\b", r"\bis there an? (?:\w+ )?(?:threshold|limit|cap|minimum|maximum)\b",
-        r"\b(?:fines?|penalt(?:y|ies)|fees?) (?:for|if|could|would|just|add)\b", r"\bcharge (?:me|us|a fee|for)\b",
-        r"\bfrom what age\b", r"\bat what age\b",
         r"얼마", r"금액", r"과태료", r"벌금", r"몇\s*(?:명|세|원|퍼센트|개|병상|살|배|%)",
-        r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)", r"mấy tuổi", r"đủ tuổi"),
+        r"bao nhiêu", r"mức phạt", r"số tiền", r"mức (?:tối đa|tối thiểu)"),
     Kind.DEFINITION: _any(
         r"\bwhat (?:is|are|does) (?:meant by|an? |the )?.{0,40}\bmean\b", r"\bwhat counts as\b", r"\bdoes (?:that|this|it) (?:still )?count as\b",
         r"\bwhat (?:is|are) the definitions? of\b", r"\bhow (?:is|are) .{0,40}\bdefined\b", r"\bdefine\b",
-        r"\bwhat qualifies as\b", r"\bis (?:that|this|it) (?:still )?(?:considered )?(?:an? )?['‘\"“]",
-        r"\bare we an? .{0,30}\bor an?\b", r"\bis (?:that|this) (?:still )?personal data\b",
+        r"\bwhat qualifies as\b",
         r"(?:이)?란 무엇", r"의미", r"정의", r"뜻",
-        r"말하는 (?:건가요|거예요|거에요|것인가요|건지)", r"(?:이게|그게) (?:뭐|무엇)",
-        r"(?:도|까지) (?:들어가|포함되|해당되)는 (?:건가요|거예요|거에요|것인가요)",
-        r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là", r"được (?:coi|xem|gọi) là", r"thế nào là", r"gọi là .{1,40} hay"),
+        r"là gì", r"được hiểu là", r"định nghĩa", r"nghĩa là", r"được (?:coi|xem|gọi) là", r"thế nào là"),
     Kind.WHO: _any(
         r"^\s*who\b", r"[.?!]\s*who\b", r"\bto whom\b", r"\bwhich (?:\w+ ){0,2}(?:authority|body|person|party|court|entity|organisation|organization)\b",
         r"\bwho (?:is|are|do|does|can|must|should|may)\b",
@@ -63,12 +63,12 @@ ASKS: dict[Kind, re.Pattern[str]] = {
         r"(?-i:\b[Aa]i\b)", r"cơ quan nào", r"người nào"),
     Kind.CONDITION: _any(
         r"^\s*(?:when|in what|under what|in which)\b", r"\b(?:is it|are we|am i|is that) (?:allowed|permitted|lawful|legal|ok|okay)\b",
-        r"\b(?:can|may|could) (?:we|i|you|they|a|an|the|our|it|he|she)\b", r"\bdo (?:we|i|they) (?:still |really )?(?:have|need) to\b",
-        r"\bdoes (?:it|he|she|that) (?:have|need) to\b", r"\bwithout (?:asking|consent|authori[sz]ation|permission)\b",
+        r"\b(?:can|may|could) (?:we|i|you|they|a|an|the|our|it|he|she)\b",
+        r"\bdoes (?:it|he|she|that) (?:have|need) to\b",
         r"\b(?:exception|exempt|unless|circumstances|conditions)\b",
         r"경우", r"할 수 있(?:나요|습니까|는지)", r"가능(?:한가요|합니까|한지)", r"예외", r"허용",
-        r"수 있(?:나요|습니까|을까요)", r"도 (?:되나요|될까요|돼요|되는지|괜찮)", r"괜찮(?:나요|을까요|은가요)", r"문제(?:없|가 없|는 없)",
-        r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ", r"có phải .{0,40} không"),
+        r"수 있(?:나요|습니까|을까요)", r"도 (?:되나요|될까요|돼요|되는지|괜찮)", r"괜찮(?:나요|을까요|은가요)",
+        r"trường hợp nào", r"khi nào", r"có được", r"được phép", r"điều kiện", r"ngoại lệ"),
 }
 
 # Of the texts that carry a list, those that say what something must contain ("shall contain at least:", "the
@@ -111,21 +111,14 @@ CARRIES: dict[Kind, re.Pattern[str]] = {
         r"chịu trách nhiệm", r"có thẩm quyền", r"có quyền"),
     Kind.AMOUNT: _any(
         r"\d[\d,.]*\s*(?:%|per ?cent|percent|eur\b|euros?\b|dollars?\b|usd\b)", r"[$€£]\s?\d", r"\bup to\b", r"\bmaximum\b",
-        r"\bminimum\b", r"\bnot (?:exceed|exceeding|more than|less than)\b", r"\bat least \d", r"\b\d+ (?:years|employees|persons)\b",
+        r"\bminimum\b", r"\bnot (?:exceed|exceeding|more than|less than)\b", r"\bat least \d",
         r"\d[\d,]*\s*원", r"만\s*원", r"이하의", r"이상의",
-        r"\d[\d.]*\s*(?:đồng|%)", r"tối đa", r"tối thiểu", r"không quá", r"\d+\s*tuổi", r"(?:từ đủ|dưới) [^\W\d_]+(?: [^\W\d_]+)? tuổi"),
+        r"\d[\d.]*\s*(?:đồng|%)", r"tối đa", r"tối thiểu", r"không quá", r"\d+\s*tuổi"),
     Kind.DEFINITION: _any(
         r"\bmeans\b", r"\bshall mean\b", r"\bis defined\b", r"\brefers to\b", r"\bfor the purposes? of this\b",
         r"(?:이)?란\s", r"말한다", r"를 말한다",
-        r"được hiểu là", r"là việc", r"là (?:tổ chức|cá nhân|người|công dân|nơi|quá trình|hoạt động|quan hệ|chất)\b"),
+        r"được hiểu là", r"là việc"),
 }
-# A provision under a penalty heading ("제10장 벌칙", "제62조 (과태료)", "Subpart D—Imposition of Civil Money
-# Penalties", "Xử phạt vi phạm") restates the duty it punishes in a few words ("제47조의2제2항을 위반하여 … 신고를 하지
-# 아니한 자"), so it matches a question about the duty as well as the duty does; it answers only a question about
-# the sanction.
-# Not "sanctions" in English: a heading that says it mostly names a regime a firm must apply ("Targeted Financial
-# Sanctions and other international obligations"), not a penalty for breaching a duty.
-SANCTION_HEADING = _any(r"벌칙", r"과태료", r"양벌", r"\bpenalt(?:y|ies)\b", r"xử phạt", r"xử lý vi phạm", r"chế tài")
 SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", r"제재", r"불이익", r"\bpenalt", r"\bfines?\b",
                       r"\bfined\b", r"\bsanction", r"\bpunish", r"\bprison", r"\boffen[cs]e", r"\bcriminal",
                       r"phạt", r"\btù\b", r"chế tài", r"truy cứu", r"xử lý")
@@ -133,25 +126,6 @@ SANCTION_ASKED = _any(r"처벌", r"벌금", r"과태료", r"벌칙", r"징역", 
 # question's SANCTION_ASKED, whose "xử lý" or "offence" a provision writes about many other things.
 SANCTION_STATED = _any(r"\bfines?\b", r"\bpenalt(?:y|ies)\b", r"\bimprisonment\b", r"벌금", r"과태료", r"징역",
                        r"phạt tiền", r"phạt cảnh cáo", r"phạt tù")
-# A transitional or commencement provision says how the law applied to what began before it, or from when it
-# applies: a Korean 부칙 (addenda: 시행일, 경과조치, 적용례, a dated 특례), "Điều khoản / Quy định chuyển tiếp", "Hiệu lực
-# thi hành", "Transitional provisions", "Entry into force". It reads like the body provision it qualifies ("요양병원
-# … 엘리베이터 …") and answers only a question about the transition, the date or the old law. Read from a heading
-# on the unit's path (its article's title, a part's) or, for the Korean addenda, whose own titles are a promulgation
-# number or a topic, from the 부칙 its address sits under. English headings only whole: "commencement" also heads
-# an investigation's procedure, "Citation, commencement and interpretation" a rulebook's definitions.
-TRANSITION_HEADING = _any(
-    r"(?:^|\s)부\s?칙(?:\s|<|$)", r"경과\s?조치", r"^\s*시행일\s*$", r"^\s*적용례\s*$",
-    r"chuyển tiếp", r"hiệu lực thi hành",
-    r"^\s*(?:transition(?:al)?(?: provisions?)?|savings? and transitional provisions?|entry into force(?: and application)?"
-    r"|commencement|effective dates?)\s*$")
-TRANSITION_ASKED = _any(
-    r"부\s?칙", r"경과", r"시행일", r"시행(?:되|된|돼|하|한|할|했|일)", r"언제부터", r"적용례", r"종전", r"개정\s?전", r"이전\s?법",
-    r"옛\s?법", r"\d{4}\s?년",
-    r"chuyển tiếp", r"hiệu lực", r"thi hành", r"luật cũ", r"trước ngày", r"bãi bỏ", r"năm \d{4}",
-    r"\btransition", r"\beffective\b", r"\binto force\b", r"\bin force\b", r"\bcommence", r"\bcompliance dates?\b",
-    r"\bappl(?:y|ies) from\b", r"\brepeal", r"\bold (?:law|rules?|directive|regime)\b", r"\bprior to\b",
-    r"\b(?:19|20)\d\d\b")
 _ORDER = (Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO, Kind.CONDITION)
 
 
@@ -172,11 +146,6 @@ def enumerates(question: str) -> bool:
 def asks_sanction(question: str) -> bool:
     """Whether the question asks about a penalty, a fine or another sanction."""
     return bool(SANCTION_ASKED.search(question))
-
-
-def asks_transition(question: str) -> bool:
-    """Whether the question asks about a transition, an entry into force or the law before it."""
-    return bool(TRANSITION_ASKED.search(question))
 
 
 def lists_elements(text: str) -> bool:

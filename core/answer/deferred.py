@@ -19,13 +19,13 @@ from core.stores.queries import UnitRecord
 
 # Written citations that carry a rule's content (not a defined term's use, not an amendment).
 CONTENT_EDGES = frozenset({"REFERENCES", "DELEGATES_TO", "SPECIFIES"})
-# The nouns of content a rule may leave to another provision, by the kind of question that asks for them.
+# The nouns of content a rule may leave to another provision: a list's, and conditions'.
 _LIST_NOUNS = r"information|measures|elements|particulars|details|items|matters|contents?"
 _CONDITION_NOUNS = r"conditions?|safeguards?|requirements?|criteria|exceptions?|derogations?"
-_NOUNS = {Kind.LIST: _LIST_NOUNS, Kind.CONDITION: _CONDITION_NOUNS}
 _POINTER = (r"\b(?P<noun>{nouns})\b(?:\s+and\s+\w+)?\s+(?:referred to|set out|laid down|specified|listed|"
             r"provided for|mentioned|described)\s+in\s+(?P<ref>[^.;:]{{1,90}})")
-_DEFERS = {kind: re.compile(_POINTER.format(nouns=nouns), re.I) for kind, nouns in _NOUNS.items()}
+# Asked for by a list question, or by a question that writes the noun ("any condition"): conditions are asked so.
+_DEFERS = [re.compile(_POINTER.format(nouns=nouns), re.I) for nouns in (_LIST_NOUNS, _CONDITION_NOUNS)]
 # "paragraphs 47 to 87": a block of a document, not the one provision that holds the content.
 _RANGE = re.compile(r"\b\d+\s*(?:to|through|-|–)\s*\d+\b", re.I)
 _MARK = re.compile(r"\(([^()]{1,8})\)")
@@ -60,7 +60,7 @@ def _title_only(text: str) -> bool:
 
 def _asks_for(question: str, kind: Kind | None, noun: str) -> bool:
     """The question asks for this kind of content: by its kind, or by writing the noun itself ("any condition")."""
-    if kind in _NOUNS and re.fullmatch(rf"(?:{_NOUNS[kind]})", noun, re.I):
+    if kind is Kind.LIST and re.fullmatch(rf"(?:{_LIST_NOUNS})", noun, re.I):
         return True
     return bool(set(terms_of(noun)) & set(terms_of(question)))
 
@@ -72,7 +72,7 @@ def deferred_to(deps: AnswerDeps, kind: Kind | None, cited: list[str]) -> list[s
         evidence = deps.ledger.units.get(unit_id)
         if evidence is None:
             continue
-        refs = [m.group("ref") for pattern in _DEFERS.values() for m in pattern.finditer(evidence.unit.text)
+        refs = [m.group("ref") for pattern in _DEFERS for m in pattern.finditer(evidence.unit.text)
                 if _asks_for(deps.question, kind, m.group("noun")) and not _RANGE.search(m.group("ref"))]
         if not refs:
             continue

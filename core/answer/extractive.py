@@ -111,15 +111,17 @@ def _asked_first(rules: list[RuleClaims], scorer: Scorer, kind: Kind | None) -> 
 def compose(deps: AnswerDeps) -> AttributedAnswer:
     """Cite only the chosen units, fitted to what was asked; each claim is a sentence of its unit (or of an item
     under it, or of the lead-in it is a case of) with its span."""
-    scorer = Scorer.for_question(deps.question, deps.ledger)
-    kind = asked_kind(deps.question)
     signals = signals_for(deps)
+    scorer = Scorer.for_question(deps.question, deps.ledger, signals.stores.lexical if signals is not None else None)
+    kind = asked_kind(deps.question)
     started = time.perf_counter()
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): alqac 3.
     off = off_units(deps)
     deps.timings_ms["headings"] = round((time.perf_counter() - started) * 1000, 1)
     selection = choose_units(deps.ledger, scorer, signals, off=off)
     started = time.perf_counter()
     fitted = fit(deps, scorer, kind, [c.evidence.unit.id for c in selection.choices], signals, selection)
+    # Gains (issue 49, bench.ablate; TRIED.md): deferred_to gdpr_user 3 questions; with_closure ko_dev 19 (ko_user -2).
     fitted.units = with_closure(deps, signals, deferred_to(deps, kind, fitted.units))
     deps.timings_ms["fit"] = round((time.perf_counter() - started) * 1000, 1)
     rules = _asked_first(_rules(deps, scorer, fitted), scorer, kind)

@@ -1,7 +1,7 @@
 """Fitting the chosen provisions to what was asked, each correction only when the chosen provision plainly misses:
+- descent: the paragraph of the same rule that carries the asked-for kind of content (a deadline, a list);
 - the deciding word: a question term rare among the evidence that the chosen text lacks; the best-covering unit
   with it is cited instead;
-- descent: the paragraph of the same rule that carries the asked-for kind of content (a deadline, a list);
 - a rule whole: a condition ("…; and") is cited as the rule it conditions, an alternative ("…; or") under the
   rule's lead-in;
 - what a rule names by number: a provision it cites that holds a phrase of the question, or the period or sum asked
@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.answer.ages import age_conditions, fails, meets, stated_ages
 from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
@@ -23,7 +22,7 @@ from core.answer.deps import AnswerDeps, Evidence
 from core.answer.quotes import is_lead_in
 from core.answer.referenced import asked_phrases, cited_elsewhere, naming, same_stem
 from core.answer.sanctions import penalty_items, standing, states_sanction
-from core.answer.selection import UNSURE_MARGIN, Scorer, Selection, transitional_units
+from core.answer.selection import UNSURE_MARGIN, Scorer, Selection
 from core.answer.signals import Signals, clauses
 from core.answer.terms import terms_of
 from core.domain import Edge, EdgeType, StoreError, UnitType
@@ -42,16 +41,16 @@ MIN_COVER = 0.3
 # Below MIN_COVER, a unit may still replace a chosen one it covers this many times over, if it covers this much.
 LOW_COVER = 0.15
 COVER_RATIO = 3.0
-# Of the units that hold the deciding word, the best-covering few are read in place (their headings: a query each).
-DECIDING_READ = 6
+# Of the units that may replace a chosen one, the best-covering few are read in place (their headings: a query each).
+SWAP_READ = 6
 # Descent reads at most this many levels and units below the rule.
 REGION_DEPTH = 4
 REGION_UNITS = 160
 # A question with more rare terms than this has no one deciding word (it lists several provisions' topics).
 MAX_DECIDING = 2
-# A unit with the deciding word (or carrying the asked-for kind of content) replaces the chosen one only when it
-# reads at least as well in place and is at most this much farther in meaning (dense cosine): a scope or glossary
-# unit holds many of the question's words, the rare one among them, and is about something else.
+# A unit carrying the asked-for kind of content replaces the chosen one only when it reads at least as well in place
+# and is at most this much farther in meaning (dense cosine): a scope or glossary unit holds many of the question's
+# words and is about something else.
 SWITCH_DENSE = 0.05
 # The enacting provision replaces a chosen recital when its standing (cover with headings + dense similarity,
 # `_Fitter.placed`) is at most this much lower: a recital restates the rule's words without being the rule.
@@ -62,8 +61,7 @@ KIND_MARGIN = 0.15
 KIND_DENSE = 0.02
 # A paragraph that carries the asked-for content replaces one that does not if it covers at least this share of
 # what the chosen one covers (the duty's paragraph repeats the question's words; the deadline's, fewer). No floor
-# on its own cover (MIN_COVER is for a switch to another rule): within the chosen rule the topic is shared, and a
-# user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
+# on its own cover: within the chosen rule the topic is shared, and a user's question told as a situation leaves every paragraph's cover small (0.1-0.25 on GDPR user questions).
 DESCENT_SHARE = 0.4
 # A sub-criterion is lifted through at most this many lead-ins ("(2)(ii)(C)" → "(2)(ii)" → "(2)" → "(i)").
 LIFT_LEVELS = 4
@@ -72,8 +70,7 @@ LIFT_LEVELS = 4
 MAX_CONDITIONS = 8
 # Kinds whose content sits in one paragraph of a rule, and which another provision of the evidence may hold when
 # the chosen one does not: a period, a list, a sum, a definition, and who (the paragraph that designates the
-# authority or the person responsible; the rule's other paragraphs have it as their subject). A condition is
-# usually the rule itself.
+# authority or the person responsible; the rule's other paragraphs have it as their subject).
 DESCEND_KINDS = frozenset({Kind.DEADLINE, Kind.LIST, Kind.AMOUNT, Kind.DEFINITION, Kind.WHO})
 # Kinds stated in one clause (a period, a sum): a paragraph of the same rule that does not state it adds nothing.
 STATED_KINDS = frozenset({Kind.DEADLINE, Kind.AMOUNT})
@@ -164,9 +161,6 @@ class _Fitter:
         self._units: dict[str, UnitRecord] = {}
         # Kept on the instance: a cache on the method would be the class's and keep every answer alive.
         self._regions: dict[str, list[UnitRecord]] = {}
-        # A transitional provision the selection kept out of its pool does not come back as a swap: it carries the
-        # kinds' words (a date, "다음 각 호") for the old case, not the rule asked about.
-        self._barred = transitional_units(deps.ledger, deps.question, signals)
         self.cites: dict[str, Edge] = {}  # a cited unit → the citation that decided it (sanction, referenced)
 
     def know(self, unit_ids: list[str]) -> None:
@@ -224,11 +218,6 @@ class _Fitter:
         """The terms of the question's content words (core.answer.checkable)."""
         return {t for w in checkable_words(self.deps.question) for t in terms_of(w)}
 
-    @cached_property
-    def ages(self) -> list[float]:
-        """The ages the question states, in months (core.answer.ages)."""
-        return stated_ages(self.deps.question)
-
     def opened(self, units: list[UnitRecord]) -> list[UnitRecord]:
         """Headings replaced by their sub-units (their content is there), other units kept."""
         headings = [u.id for u in units if _is_heading(u)]
@@ -265,13 +254,13 @@ class _Fitter:
     def shortlist(self, keep: Callable[[UnitRecord], bool], chosen: list[str], opened: bool,
                   also: list[str] | None = None) -> list[UnitRecord]:
         """The evidence that may replace a chosen unit: units with text, not chosen, that `keep` accepts (headings
-        opened to their sub-units when `opened`), the DECIDING_READ that cover the question best, their headings
+        opened to their sub-units when `opened`), the SWAP_READ that cover the question best, their headings
         (and those of `also`) read in one query."""
         found = [e.unit for e in self.deps.ledger.units.values()
-                 if e.unit.text and e.unit.id not in chosen and e.unit.id not in self._barred and keep(e.unit)]
+                 if e.unit.text and e.unit.id not in chosen and keep(e.unit)]
         if opened and found:
             found = self.opened(found)
-        found = sorted(found, key=lambda u: -self.cover(u))[:DECIDING_READ]
+        found = sorted(found, key=lambda u: -self.cover(u))[:SWAP_READ]
         if found:
             self.know([u.id for u in found] + (also or []))
         return found
@@ -606,26 +595,6 @@ class _Fitter:
         self.record(best, "paragraph")
         return best.id
 
-    def of_age(self, unit_id: str) -> tuple[str, str | None]:
-        """A paragraph whose every age condition fails for the age the question states ("từ đủ 07 tuổi trở lên" for
-        a child of 2) gives way to the sibling whose conditions that age meets ("dưới 36 tháng tuổi"): the rule
-        splits its cases by age, and the user has said which case is theirs."""
-        ages, unit = self.ages, self.unit(unit_id)
-        if not ages or not unit.parent_id or not fails(age_conditions(unit.text), ages):
-            return unit_id, None
-        siblings = [u for u in self.children([unit.parent_id]).get(unit.parent_id, [])
-                    if u.id != unit_id and u.text and (c := age_conditions(u.text)) and meets(c, ages)]
-        # The question may name what the paragraph is about ("Can a 10-year-old watch a T13 film?"): then its
-        # threshold is the answer, and the case for the age ("K: under 13, with a parent") answers another question.
-        own = _words(unit)
-        named = [t for t in deciding_terms(self.scorer, self.deps, self.content) if _has(t, own)]
-        siblings = [u for u in siblings if all(_has(t, _words(u)) for t in named)]
-        if not siblings:
-            return unit_id, None
-        best = max(siblings, key=self.cover)
-        self.record(best, "paragraph")
-        return best.id, f"stated age: {best.label}"
-
     def heading_of(self, unit_id: str) -> UnitRecord | None:
         above = [a for a in self.ancestors(unit_id) if a.text]
         return above[-1] if above else None
@@ -653,43 +622,44 @@ def _fit(fitter: _Fitter, deps: AnswerDeps, scorer: Scorer, units: list[str],
          selection: Selection | None = None) -> Fitted:
     notes: list[str] = []
     fitter.know(list(units))
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 6.
     chosen, note = fitter.enacting(list(units), selection)
     notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 1, ko_user 1.
     chosen, note = fitter.definitions(chosen)
     notes += [note] if note else []
     kept: set[str] = set()  # a penalty item: its sum is in its lead-in, quoted above it, and descent would climb back
     if note is None:
+        # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 2, ko_user 1.
         chosen, note = fitter.sanction(chosen)
         notes += [note] if note else []
         kept = set(chosen) if note else kept
     if note is None:
+        # Gain on the dev sets: obliqa150 1, vi_user 1 (alqac -1); the demo's research starter needs it (its "research").
         chosen, note = fitter.deciding(chosen, deciding_terms(scorer, deps, fitter.content))
         notes += [note] if note else []
     if note is None:
+        # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user 4, vi_user 2, ko_user 1.
         chosen, note = fitter.kind_switch(chosen)
         notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): descent: gdpr_user 8, hipaa_generated 4, ko_user 3, vi_user 3.
     descended = []
     for u in chosen:
         # Two units chosen together (a citation pair) each answer their half: only a heading is opened.
         d, note = (u, None) if u in kept else fitter.descend(u, heading_only=len(chosen) > 1)
         descended.append(d)
         notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, ko_dev, vi_user 1 each.
     descended = fitter.stating(descended)
     leads: dict[str, UnitRecord] = {}
     whole = [fitter.whole(u, leads) for u in descended]
     if len(whole) == 1:  # a citation pair's members each answer their half: neither is swapped for a sibling
         whole = [fitter.settle(whole[0])]
     whole = list(dict.fromkeys(whole))
-    aged = []
-    for u in whole:
-        a, note = fitter.of_age(u)
-        if u in leads:  # a sibling item is quoted under the same lead-in
-            leads[a] = leads[u]
-        aged.append(a)
-        notes += [note] if note else []
-    whole = list(dict.fromkeys(aged))
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): gdpr_user, xrefrag150, vi_user 1 each.
     whole, note = (whole, None) if kept else fitter.referenced(whole)
     notes += [note] if note else []
+    # Gain, questions lost with it off (issue 49, bench.ablate over the 8 gold dev sets; TRIED.md): hipaa_generated 23, gdpr_user 1.
     whole, note = fitter.quoted(whole)
     notes += [note] if note else []
     context: dict[str, UnitRecord] = {}
