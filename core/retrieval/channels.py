@@ -13,7 +13,12 @@ logistic model of features any question shows in any language, over the corpus i
 One model per embedding backend: MiniLM's and e5's cosines spread differently, and the languages e5 reads are cut
 into terms differently (a Korean question keeps few function words apart, a Vietnamese one many). The coefficients
 are fitted on every dev set together, user-style and generated, by `python -m bench.channel_fit`,
-which writes them to channel_weights.json beside this file and reports them on held-out halves.
+which writes them to channel_weights.json beside this file and reports them on held-out halves. Only MiniLM's model
+is shipped: e5's lowered the Vietnamese answers (bench.channel_fit.SHIPPED says by how much), so an e5 corpus keeps
+the fixed shares.
+
+`within_reach` keeps each channel's first hits within the hits the answerer reads, whatever the fusion did to
+them; it is off by default (RetrievalConfig.channel_pool says what it measured).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Citewalk, the default: score-fused BM25 + dense first stage, then citation-pair co-occurrence.
 
 A score fusion beats rank fusion here; BM25's share in it is weighed per question (channels.py), and each
-channel's first hits stay within the k returned whatever the fusion does to them. A top
+channel's first hits may be kept within the hits the answerer reads (`channel_pool`, off by default). A top
 seed's citation neighbour that is relevant on its own is placed right under the seed (pairs.py), so a
 cross-reference pair co-occurs while the flat top ranks stay put. Containment is left out of expansion. Measured
 in bench/results/TRIED.md.
