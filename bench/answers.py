@@ -144,9 +144,9 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
                          "may_be_about": len(envelope.answer.may_be_about),
                          "claims": total, "verbatim": good, "latency_ms": round(latency, 1), "steps_ms": envelope.timings_ms, "mode": envelope.mode,
                          "outside_ledger": len(outside_ledger(envelope)),
-                         "gold": len(q.gold), "gold_in_evidence": len(q.gold & (
-                             {members.get(u, u) for u in envelope.evidence_ids} if members is not None
-                             else set(envelope.evidence_ids))),
+                         "gold": len(q.gold), "gold_in_evidence": len(q.gold & _as_gold(envelope.evidence_ids, members)),
+                         # The search's own pool (seeds and each channel's first hits), before any expansion.
+                         "gold_in_search": len(q.gold & _as_gold(envelope.seed_ids, members)),
                          "notices": envelope.notices, "groups": q.groups})
             if sink:
                 sink.write(json.dumps({"id": q.id, "answer": envelope.answer.model_dump(mode="json")}) + "\n")
@@ -154,6 +154,11 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
         if sink:
             sink.close()
     return summarise(rows) | {"breakdowns": breakdowns(rows), "per_question": rows}
+
+
+def _as_gold(unit_ids: list[str], members: dict[str, str] | None) -> set[str]:
+    """Unit ids as the gold names them (the label a unit falls under, for label gold)."""
+    return {members.get(u, u) for u in unit_ids} if members is not None else set(unit_ids)
 
 
 def _mean(rows: list[dict], key: str) -> float:
@@ -183,6 +188,8 @@ def summarise(rows: list[dict]) -> dict:
             "claims_verbatim_share": round(sum(r["verbatim"] for r in rows) / claims, 4) if claims else 1.0,
             "cited_outside_ledger": sum(r["outside_ledger"] for r in rows),
             "gold_in_evidence_share": round(sum(r["gold_in_evidence"] for r in rows) / max(1, sum(r["gold"] for r in rows)), 4),
+            "gold_in_search_share": round(sum(r.get("gold_in_search", 0) for r in rows)
+                                          / max(1, sum(r["gold"] for r in rows)), 4),
             "latency_ms_p50": round(percentile(latencies, 50), 1), "latency_ms_p95": round(percentile(latencies, 95), 1),
             "fallbacks": sum(1 for r in rows if r["mode"] == "extractive" and r["notices"])}
 

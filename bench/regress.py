@@ -26,6 +26,8 @@ from typing import Literal
 from bench import answers, retrieval
 from bench.report import save_json
 from core import neo4j_local
+from core.answer.deps import AnswerDeps
+from core.answer.tools import MEANING_POOL
 from core.retrieval.base import DEFAULT_METHOD
 from core.settings import REPO_ROOT, Settings, get_settings
 from core.stores.corpora import answerable_corpora
@@ -34,6 +36,7 @@ from ingest.demo import SHARED_CORPORA
 
 BASELINE = REPO_ROOT / "bench" / "results" / "answers_baseline.json"
 K = 10
+POOL = AnswerDeps.search_k + MEANING_POOL  # the hits the answerer's search asks for (core.answer.tools.run_search)
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,16 @@ SETS: dict[str, DevSet] = {
 # --- figures of one run ----------------------------------------------------------------------------------------
 
 def answer_figures(rows: list[dict]) -> dict[str, dict]:
-    """bench.answers' per-question rows → what the run keeps of each: P, R, abstained, gold count, and the
-    choice's score margin (core.answer.unsure reads it; the comparison does not)."""
+    """bench.answers' per-question rows → what the run keeps of each: P, R, abstained, gold count, the choice's
+    score margin (core.answer.unsure reads it; the comparison does not) and the gold among the searched units."""
     return {r["id"]: {"p": round(r["precision"], 4), "r": round(r["recall"], 4), "abstained": bool(r["abstained"]),
-                      "gold": r["gold"], "margin": r.get("margin")} for r in rows}
+                      "gold": r["gold"], "margin": r.get("margin"), "searched": r.get("gold_in_search")} for r in rows}
 
 
 def retrieval_figures(questions: list[retrieval.Question], run: dict[str, list[tuple[str, float]]], k: int = K
                       ) -> dict[str, dict]:
-    """Per question with gold: the share of its gold in the first k hits, and the rank of its first gold hit."""
+    """Per question with gold: the share of its gold in the first k hits, the rank of its first gold hit, and the
+    share in the first POOL (the hits the answerer's search reads)."""
     out: dict[str, dict] = {}
     for q in questions:
         if not q.gold:
@@ -102,7 +106,8 @@ def retrieval_figures(questions: list[retrieval.Question], run: dict[str, list[t
         ranked = [u for u, _ in run.get(q.id, [])]
         gold = set(q.gold)
         first = next((i + 1 for i, u in enumerate(ranked) if u in gold), None)
-        out[q.id] = {"r10": round(len(gold & set(ranked[:k])) / len(gold), 4), "first": first}
+        out[q.id] = {"r10": round(len(gold & set(ranked[:k])) / len(gold), 4), "first": first,
+                     "pool": round(len(gold & set(ranked[:POOL])) / len(gold), 4)}
     return out
 
 
@@ -119,12 +124,17 @@ def set_means(per_question: dict[str, dict], retrieval_rows: dict[str, dict], of
     means: dict[str, float] = {"n": float(len(per_question))}
     if gold:
         means |= {"P": _mean([f["p"] for f in gold]), "R": _mean([f["r"] for f in gold])}
+    if gold and all(f.get("searched") is not None for f in gold):
+        # The gold the search itself handed the answerer (its seeds and each channel's first hits).
+        means["searched"] = round(sum(f["searched"] for f in gold) / sum(f["gold"] for f in gold), 4)
     if without and off_topic:
         means["declined"] = _mean(without)
     elif without:
         means["answered"] = _mean([1.0 - d for d in without])
     if retrieval_rows:
         means["R@10"] = _mean([f["r10"] for f in retrieval_rows.values()])
+    if retrieval_rows and all("pool" in f for f in retrieval_rows.values()):
+        means[f"R@{POOL}"] = _mean([f["pool"] for f in retrieval_rows.values()])
     return means
 
 

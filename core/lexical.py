@@ -92,6 +92,10 @@ class LexicalIndex:
             return np.zeros(len(self.unit_ids), dtype=np.float32)
         return np.asarray(self.retriever.get_scores(list(tokens)), dtype=np.float32)
 
+    def document_frequency(self, term: str) -> int:
+        """How many indexed documents hold `term` as written (0: the corpus never uses it)."""
+        return _document_frequency(self.retriever, term)
+
     @cached_property
     def part_index(self) -> bm25s.BM25 | None:
         """BM25 over the parts of each document's compound nouns, from the saved terms (None where the analyzer

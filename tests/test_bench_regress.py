@@ -61,7 +61,8 @@ def test_retrieval_figures_per_question():
     questions = [Question(id="q1", question="?", gold=["a", "b"]), Question(id="q2", question="?", gold=["z"]),
                  Question(id="q3", question="?", gold=[])]
     run = {"q1": [(f"x{i}", 1.0) for i in range(9)] + [("b", 0.5), ("a", 0.4)], "q2": [("y", 1.0)], "q3": []}
-    assert regress.retrieval_figures(questions, run) == {"q1": {"r10": 0.5, "first": 10}, "q2": {"r10": 0.0, "first": None}}
+    assert regress.retrieval_figures(questions, run) == {"q1": {"r10": 0.5, "first": 10, "pool": 1.0},
+                                                         "q2": {"r10": 0.0, "first": None, "pool": 0.0}}
 
 
 def test_the_committed_baseline_names_known_sets_and_matches_their_stated_means():

@@ -47,7 +47,8 @@ def ranked(settings: Settings, config: RetrievalConfig, k: int = 5) -> list[str]
 # The fusion weight is fixed here: these check where the closure places a partner, on a three-file fixture whose
 # plain ranking (the act article first) holds at this weight whatever the shipped default becomes.
 def fixed(**changes: object) -> RetrievalConfig:
-    return RetrievalConfig(pair_bonus=0, e5_lexical_weight=0.7, article_languages=[]).model_copy(update=changes)
+    return RetrievalConfig(pair_bonus=0, e5_lexical_weight=0.7, channel_weights=False,
+                           article_languages=[]).model_copy(update=changes)
 
 
 def test_a_strong_hit_brings_its_delegated_detail_right_under_it(closure_corpus: str, test_settings: Settings):

@@ -1,6 +1,7 @@
 """Citewalk, the default: score-fused BM25 + dense first stage, then citation-pair co-occurrence.
 
-BM25 carries most of the signal on these corpora, so a score fusion weighted towards it beats rank fusion. A top
+A score fusion beats rank fusion here; BM25's share in it is weighed per question (channels.py), and each
+channel's first hits may be kept within the hits the answerer reads (`channel_pool`, off by default). A top
 seed's citation neighbour that is relevant on its own is placed right under the seed (pairs.py), so a
 cross-reference pair co-occurs while the flat top ranks stay put. Containment is left out of expansion. Measured
 in bench/results/TRIED.md.
@@ -11,6 +12,7 @@ import numpy as np
 
 from core.analyzers import language_of
 from core.retrieval.articles import one_per_article
+from core.retrieval.channels import within_reach
 from core.retrieval.delegation import delegation_closure
 from core.retrieval.expansion import with_current_versions
 from core.retrieval.fusion import rrm, top_indices
@@ -23,10 +25,14 @@ from core.retrieval.views import extract_anchor, view_scores
 class CitewalkRetriever(CorpusRetriever):
     name = "citewalk"
 
+    def first_stage_lexical(self, query: Query) -> np.ndarray:
+        """The BM25 the first stage fuses: over text and ancestor headings, or the plain index."""
+        return query.context_lexical if self.config.context_depth > 0 else query.lexical
+
     def base_scores(self, query: Query) -> np.ndarray:
-        lexical = query.context_lexical if self.config.context_depth > 0 else None
         if not self.config.views:
-            return query.fused(self.config.lexical_weight, lexical)
+            return query.fused(None if self.config.channel_weights else self.config.lexical_weight,
+                               self.first_stage_lexical(query))
         views = view_scores(query, extract_anchor(self.settings, query), self.config.lexical_weight)
         ids = query.stores.unit_ids
         rankings = [[ids[i] for i in top_indices(s, self.config.pair_pool, query.mask)] for s in views.values()]
@@ -60,7 +66,7 @@ class CitewalkRetriever(CorpusRetriever):
             ranked = rolled_up(query, ranked, base)
         if cfg.current_law:
             ranked = with_current_versions(query, ranked, provenance, superseded_only=True)
-        return ranked, provenance
+        return within_reach(ranked, provenance, cfg.channel_reach, cfg.channel_pool), provenance
 
 
 def rolled_up(query: Query, ranked: Ranked, base: np.ndarray) -> Ranked:

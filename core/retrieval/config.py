@@ -18,6 +18,18 @@ class RetrievalConfig(BaseSettings):
         "share of BM25 where the embedder cannot read the corpus's language (language.py)"))
     e5_lexical_weight: float = Field(default=0.85, ge=0, le=1, description=(
         "share of BM25 on a corpus indexed by e5 (Korean, Vietnamese; language.py)"))
+    channel_weights: bool = Field(default=True, description=(
+        "the default method weighs BM25 and cosine per question by the fitted channel model (channels.py); "
+        "False: by the fixed lexical_weight / e5_lexical_weight"))
+    # Off: with each channel's first 3 kept within the 48, the English sets' answers and R@10 were the same as without
+    # (ObliQA R@48 0.874 -> 0.867) and Vietnamese user dev lost a question (P/R 0.690/0.672 -> 0.655/0.638, R@48
+    # 0.862 -> 0.828): the per-question weights already bring the cosine's first hits up (issue 49, bench.channel_fit).
+    channel_pool: int = Field(default=0, ge=0, description=(
+        "each channel's (BM25's, the cosine's) first this many hits are always among the default method's first "
+        "channel_reach (channels.py): no channel's best can be crowded out by the other's"))
+    channel_reach: int = Field(default=48, ge=1, description=(
+        "where the channels' first hits are kept: the hits the extractive answer's search reads (8 seeds and 40 "
+        "below them, core.answer.tools)"))
     stem_share: float = Field(default=0.5, ge=0, le=1, description=(
         "weight of a '… ? Trả lời: …' statement's stem beside the whole statement (statement.py)"))
     dense_windows: int = Field(default=4, ge=1, description="vector hits fetched per wanted unit (windows repeat units)")

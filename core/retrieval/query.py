@@ -10,8 +10,9 @@ from typing import Literal
 import numpy as np
 
 from core.retrieval.base import Provenance, RetrievalRequest
+from core.retrieval.channels import lexical_share_for
 from core.retrieval.fusion import fuse_scores, top_indices
-from core.retrieval.language import lexical_share
+from core.retrieval.language import embedder_reads, lexical_share
 from core.retrieval.statement import answer_split, with_stem
 from core.retrieval.stores import CorpusStores
 
@@ -87,15 +88,31 @@ class Query:
         self.timed("lexical", started)
         return scores
 
-    def fused(self, lexical_weight: float, lexical: np.ndarray | None = None, dense: np.ndarray | None = None) -> np.ndarray:
+    def fused(self, lexical_weight: float | None, lexical: np.ndarray | None = None,
+              dense: np.ndarray | None = None) -> np.ndarray:
         """`fuse_scores` of this question's BM25 and cosine (units filtered out count as cosine −1); BM25 alone
-        when the embedder cannot read the corpus's language (language.py)."""
+        when the embedder cannot read the corpus's language (language.py). `lexical_weight` None: BM25's share is
+        weighed for this question by the fitted channel model (channels.py)."""
         lexical = self.lexical if lexical is None else lexical
-        config = self.stores.config
-        weight = lexical_share(self.stores.settings, self.stores.lexical.analyzer.name, lexical_weight,
-                               config.unread_lexical_weight, self.stores.embedder.backend, config.e5_lexical_weight)
-        dense = self.dense if dense is None else dense
-        return fuse_scores(lexical, np.where(self.mask, dense, -1.0), weight)
+        dense = np.where(self.mask, self.dense if dense is None else dense, -1.0)
+        return fuse_scores(lexical, dense, self.lexical_share(lexical_weight, lexical, dense))
+
+    def lexical_share(self, lexical_weight: float | None, lexical: np.ndarray, dense: np.ndarray) -> float:
+        """BM25's share of the fused score: the given one (e5's own on an e5 corpus), the fitted model's for this
+        question when None is given (the configured one where no model was fitted for the corpus's embedding
+        backend), and `unread_lexical_weight` wherever the embedder cannot read the language."""
+        stores, config = self.stores, self.stores.config
+        analyzer, backend = stores.lexical.analyzer.name, stores.embedder.backend
+        if lexical_weight is None and embedder_reads(stores.settings, analyzer, backend):
+            started = time.perf_counter()
+            share = lexical_share_for(stores, self.request.question, np.where(self.mask, lexical, -np.inf),
+                                      np.where(self.mask, dense, -np.inf))
+            self.timed("channel weights", started)
+            if share is not None:
+                return share
+        fixed = config.lexical_weight if lexical_weight is None else lexical_weight
+        return lexical_share(stores.settings, analyzer, fixed, config.unread_lexical_weight, backend,
+                             config.e5_lexical_weight)
 
     def first_stage_provenance(self, pool: int) -> dict[str, list[Provenance]]:
         """Which flat lists a unit came from, with its rank there: the 'why' of a first-stage hit."""
