@@ -94,7 +94,7 @@ class LexicalIndex:
 
     def document_frequency(self, term: str) -> int:
         """How many indexed documents hold `term` as written (0: the corpus never uses it)."""
-        return _document_frequency(self.retriever, term)
+        return document_frequency(self.retriever, term)
 
     @cached_property
     def part_index(self) -> bm25s.BM25 | None:

@@ -7,6 +7,7 @@ import pytest
 
 from bench.off_topic import OFF, ON, SIGNALS, compare, line_for, signals
 from core.answer.off_topic import closeness
+from core.retrieval.reload import open_stores
 from core.retrieval.stores import CorpusStores
 
 ANSWERABLE = "Our hospital lost a laptop with patient files last week. How long do we have to tell the patients?"
@@ -15,7 +16,7 @@ ELSEWHERE = "What speed limit applies to trucks on rural highways?"
 
 @pytest.fixture(scope="module")
 def stores(test_settings, hipaa_corpus) -> CorpusStores:
-    return CorpusStores.open(test_settings, hipaa_corpus)
+    return open_stores(test_settings, hipaa_corpus)
 
 
 def test_the_shipped_signal_is_the_answerers_closeness(stores):
