@@ -28,20 +28,22 @@ from core.stores import graph_reader, queries
 from ingest.graph import CorpusGraph, build_graph
 from ingest.pipeline import IngestSummary
 
-# A run of words an edit can find again: letters, digits and spaces, long enough to occur once in a file.
-PASSAGE = re.compile(r"\w[\w ]{40,}\w")
+# A run of six words or more, letters only (no number a citation is made of), to occur once in a file; the edit adds a
+# word after its first.
+PASSAGE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){5,}")
 EDIT_WORD = " revised"
 
 
 def edit_one_passage(graph: CorpusGraph) -> dict[str, str]:
-    """Adds a word after the first run of words of the largest document that occurs once in its file."""
+    """Adds a word inside the first run of words of the largest document that occurs once in its file."""
     for document in sorted(graph.documents, key=lambda d: (-len(d.units), d.source_path)):
         path = Path(document.source_path)
         raw = path.read_text(encoding="utf-8")
         for unit in document.units:
             for found in PASSAGE.finditer(unit.text):
                 if raw.count(found.group()) == 1:
-                    path.write_text(raw.replace(found.group(), found.group() + EDIT_WORD), encoding="utf-8")
+                    first, rest = found.group().split(" ", 1)
+                    path.write_text(raw.replace(found.group(), f"{first}{EDIT_WORD} {rest}"), encoding="utf-8")
                     return {"file": path.name, "document": document.id, "unit": unit.id, "passage": found.group()}
     raise SystemExit("no passage of the corpus occurs once in its file: nothing to edit")
 
