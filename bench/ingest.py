@@ -9,7 +9,11 @@ same texts for each, with the embedding cache off; less sensitive to a busy mach
 
 `--parse-only` times the stages before the stores (parse, find citations, resolve: the `--dry-run` path)
 and needs no Neo4j; a corpus may be a folder under corpora/ ("html/ecfr_12cfr_ch2_fed"), and for
-saved web pages the table gives pages per second."""
+saved web pages the table gives pages per second.
+
+`--reingest-edit` ingests a copy of each corpus cold through the ingest command, edits one passage of one file,
+ingests again and reports both times, the share, and whether the stored corpus is then what a full ingest of the
+edited copy gives (bench/reingest.py)."""
 from __future__ import annotations
 
 import argparse
@@ -21,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import reingest
 from core import neo4j_local
 from core.analyzers.script import detect_language
 from core.embeddings import backend_for, get_embedder
@@ -49,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedding-only", metavar="RUNTIMES", help="time the model alone, per runtime")
     parser.add_argument("--windows", type=int, default=2000, help="with --embedding-only: windows per corpus")
     parser.add_argument("--rounds", type=int, default=2, help="with --embedding-only: rounds, best kept")
+    parser.add_argument("--reingest-edit", action="store_true",
+                        help="cold ingest, one passage edited, re-ingest: both times and the share")
     args = parser.parse_args(argv)
     if args.parse_only:
         return _parse_only(args.corpora.split(","), get_settings(), args.out)
@@ -67,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         neo4j_local.ensure_running(settings)
         results["neo4j_start_seconds"] = round(time.perf_counter() - started, 1)
         try:
-            for corpus in args.corpora.split(","):
+            if args.reingest_edit:
+                results["reingest_edit"] = {c: reingest.run(c, base, settings) for c in args.corpora.split(",")}
+            for corpus in [] if args.reingest_edit else args.corpora.split(","):
                 path = base.shared / "corpora" / corpus
                 began = time.perf_counter()
                 summary = run_ingest([path], corpus.replace("/", "-"), settings, quiet=True)
@@ -90,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             neo4j_local.stop(settings)
 
     results["machine"]["load_average_1m_after"] = round(os.getloadavg()[0], 1)
+    if args.reingest_edit:
+        reingest.print_table(results["reingest_edit"])
     print(f"{'corpus':<14} {'total s':>8} {'units/s':>8} {'target':>7} {'embed s':>8} {'peak MB':>8} {'units':>7} "
           f"{'edges':>7}")
     for corpus, r in results["corpora"].items():

@@ -2,6 +2,8 @@
 files, close to the PyTorch fp32 model in sentence and token vectors, with fp32 PyTorch still a setting."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +14,9 @@ from core.embeddings import SENTENCE_TRANSFORMERS, EmbeddingModelError, get_embe
 from core.embeddings.onnx_export import MODEL_FILE, ONNX_INT8, TORCH, export_key, exported_model
 from core.embeddings.ort_encoder import OrtEncoder
 from core.embeddings.sentence import SentenceTransformerEmbedder, model_path
-from core.settings import Settings
+from core.settings import REPO_ROOT, Settings
+from ingest.graph import build_graph
+from ingest.reading import vector_plan
 
 SENTENCES = [
     "A covered entity may disclose protected health information to a public health authority.",
@@ -121,3 +125,32 @@ def test_a_failed_export_leaves_nothing_and_names_the_fp32_setting(tmp_path: Pat
 def test_an_unknown_runtime_is_refused_when_settings_load():
     with pytest.raises(ValueError, match="CITEWALK_EMBEDDING_RUNTIME"):
         Settings(embedding_runtime="tensorrt")
+
+
+def test_passages_read_in_batches_keep_the_vectors_each_text_gets_alone(adgm_dir: Path):
+    """An ingest's passages go to the fp32 export in length-sorted padded batches (core.embeddings.ort_passages);
+    each vector stays what the export gives the text alone through sentence-transformers, to cosine 0.9999, over
+    ADGM windows of every length (so retrieval and answers do not move)."""
+    default = get_embedder(Settings(), SENTENCE_TRANSFORMERS)
+    assert isinstance(default, SentenceTransformerEmbedder)
+    assert default.passages is not None and default.passages.batch > 1
+    graph = build_graph([adgm_dir], "adgm")
+    texts = [w.text for d in graph.documents for _, w in vector_plan(d, default)]
+    sample = [*texts[:: max(1, len(texts) // 120)][:120], "x", "   spaces around   ", max(texts, key=len)]
+    got = default.embed(sample)
+    alone = default.model.encode(sample, batch_size=1, normalize_embeddings=True, convert_to_numpy=True)
+    cosines = np.sum(got * alone, axis=1)
+    assert cosines.min() >= 0.9999, (cosines.min(), sample[int(np.argmin(cosines))][:80])
+
+
+def test_an_ingest_reads_passages_without_loading_torch_or_sentence_transformers():
+    """Importing them takes seconds (7 s for torch alone on a busy machine) that a re-ingest of one edited file cannot
+    spend; questions and the answer's reading still load them (the tests above)."""
+    script = ("import sys\n"
+              "from core.embeddings import get_embedder\n"
+              "from core.settings import Settings\n"
+              "embedder = get_embedder(Settings(embedding_cache=False))\n"
+              "embedder.embed([w.text for w in embedder.windows('u', 'A covered entity may disclose. ' * 200)])\n"
+              "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

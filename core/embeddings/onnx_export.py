@@ -16,13 +16,16 @@ gets a new export, and the embedding cache, keyed by the export's own files, nev
 """
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib.util
 import json
 import logging
 import os
 import shutil
 import time
 import warnings
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +66,23 @@ def quantisation(runtime: str) -> dict[str, Any]:
 
 
 def export_key(model_path: str, runtime: str) -> str:
-    import onnxruntime
-    import torch
-
     parts = [model_identity(model_path), runtime, json.dumps(quantisation(runtime), sort_keys=True),
-             f"torch {torch.__version__}", f"onnxruntime {onnxruntime.__version__}", f"opset {OPSET}"]
+             f"torch {_torch_version()}", f"onnxruntime {version('onnxruntime')}", f"opset {OPSET}"]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _torch_version() -> str:
+    """torch.__version__ without importing torch (seconds an ingest otherwise never spends on it: core.embeddings.
+    ort_passages): the constant its version.py assigns, which carries the build ("2.15.0+cu132") that the package
+    metadata lacks, so exports keyed before keep their key."""
+    spec = importlib.util.find_spec("torch")
+    file = Path(spec.origin).parent / "version.py" if spec is not None and spec.origin else None
+    if file is not None and file.is_file():
+        for node in ast.parse(file.read_text(encoding="utf-8")).body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id == "__version__"):
+                return str(ast.literal_eval(node.value))
+    return version("torch")
 
 
 def exported_model(model_path: str, runtime: str, cache_dir: Path) -> Path:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from core.retrieval.config import RetrievalConfig
-from core.retrieval.reload import open_corpus
+from core.retrieval.reload import saved_or_read
 from core.retrieval.saved_read import ingest_stamp, saved_path
 from core.settings import get_settings
 
@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     if stamp is None:
         print(f"error: corpus {corpus!r} is not ingested in {settings.data_dir}", file=sys.stderr)
         return 2
-    open_corpus(settings, corpus, config, stamp)
+    # The read alone: the stores' handles and the embedding model are a serving process's, not needed to save it.
+    saved_or_read(settings, corpus, config, stamp)
     saved = saved_path(settings, corpus, config, stamp)
     print(f"saved the read of {corpus} in {saved}" if saved.exists() else
           f"the read of {corpus} was not saved (Neo4j did not answer?); the app reads the corpus when it opens it")

@@ -19,7 +19,7 @@ from core.domain import StoreError
 from core.retrieval import saved_read
 from core.retrieval.config import RetrievalConfig
 from core.retrieval.saved_read import ingest_stamp
-from core.retrieval.stores import CorpusStores, read_corpus
+from core.retrieval.stores import CorpusStores, ReadCorpus, read_corpus
 from core.settings import Settings
 from core.stores import heap
 
@@ -123,15 +123,20 @@ def _keep(key: Key, opened: _Opened) -> None:
         _OPEN.popitem(last=False)
 
 
-def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None) -> CorpusStores:
-    """The corpus's stores, from its saved read for the ingest `stamp` (taken before reading, so that an ingest
-    finished meanwhile is not hidden) when there is one, else read from Chroma and Neo4j, their indexes built, and
-    saved for the next opening (core.retrieval.saved_read)."""
+def saved_or_read(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None) -> ReadCorpus:
+    """The corpus's saved read for the ingest `stamp` (taken before reading, so that an ingest finished meanwhile is
+    not hidden) when there is one, else read from Chroma and Neo4j, its indexes built, and saved for the next opening
+    (core.retrieval.saved_read)."""
     read = saved_read.load_saved(settings, corpus, config, stamp)
     if read is None:
         read = read_corpus(settings, corpus, config).build_indexes()
         saved_read.save(settings, corpus, config, stamp, read)
-    return CorpusStores.from_read(settings, read)
+    return read
+
+
+def open_corpus(settings: Settings, corpus: str, config: RetrievalConfig, stamp: int | None) -> CorpusStores:
+    """The corpus's stores over its saved read (`saved_or_read`), with this process's handles and model."""
+    return CorpusStores.from_read(settings, saved_or_read(settings, corpus, config, stamp))
 
 
 def _first_open(key: Key, settings: Settings, corpus: str, config: RetrievalConfig, opening: _Opening) -> None:
