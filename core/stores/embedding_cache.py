@@ -36,10 +36,11 @@ def model_identity(path: str) -> str:
 
 
 class EmbeddingCache:
-    """One SQLite file per model identity: text digest → float32 vector."""
+    """One SQLite file per model identity (and engine, where the same model's engines differ in the vectors' last
+    bits): text digest → float32 vector."""
 
-    def __init__(self, folder: Path, model: str, dimension: int) -> None:
-        self.path = folder / f"{model_identity(model)}.sqlite"
+    def __init__(self, folder: Path, model: str, dimension: int, engine: str = "") -> None:
+        self.path = folder / f"{model_identity(model)}{'-' + engine if engine else ''}.sqlite"
         self.dimension = dimension
 
     def _connect(self) -> sqlite3.Connection:
