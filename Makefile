@@ -14,20 +14,29 @@ REQ_STAMP := $(VENV)/.runtime-$(shell cat requirements.txt | sha1sum | cut -c1-1
 DEV_STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 DEMO_CORPUS ?= hipaa
 
-.PHONY: python install install-dev check neo4j neo4j-stop ingest-demo demo app test bench answers clean-data
+.PHONY: python install install-dev check first-use neo4j neo4j-stop ingest-demo demo app test bench answers clean-data
 
 python:
 	@echo $(PY)
 
+# Python writes each module's bytecode beside it the first time a process imports it. Some images set
+# PYTHONDONTWRITEBYTECODE (this one does): then every test process would compile torch, transformers and the
+# project's own modules anew, since the venv is installed without compiling its ~7 GB up front (below).
+unexport PYTHONDONTWRITEBYTECODE
+
 # The venv lives outside the clone so CI clones and later runs reuse it (torch is several GB).
+# uv (pinned in requirements.txt; pip only installs uv) fetches and unpacks the wheels in parallel and, unlike pip,
+# does not compile every module of every package at install: on a fresh machine 101 s instead of pip's 440 s for
+# both sets (busy machine, load 12-16), and the modules a process imports are compiled then, once.
+UV_INSTALL = $(PY) -m uv pip install --quiet --python $(PY)
 $(REQ_STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet "$$(grep -E '^uv==' requirements.txt)"
+	$(UV_INSTALL) -r requirements.txt
 	@rm -f $(VENV)/.runtime-* && touch $@
 
 $(DEV_STAMP): $(REQ_STAMP) requirements-dev.txt
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(UV_INSTALL) -r requirements-dev.txt
 	@rm -f $(VENV)/.dev-* && touch $@
 
 # Debian's Chromium drives the browser tests (never a downloaded browser build).
@@ -65,13 +74,25 @@ check: install-dev
 	$(PY) -m ruff check --cache-dir $(CITEWALK_CACHE)/ruff .
 	$(PY) -m mypy --cache-dir $(CITEWALK_CACHE)/mypy
 
+# What the tests would build at first use on a fresh machine (tests/first_use.py): the Neo4j jars and class
+# archive, the ONNX export and the HIPAA vectors, ranx's compiled metrics. One process each, so they overlap each
+# other and the checks; a stamp in the venv marks each done (a new venv does them again).
+FIRST_USE := neo4j vectors ranx
+first-use: $(foreach step,$(FIRST_USE),$(VENV)/.first-use-$(step))
+
+$(VENV)/.first-use-%: $(DEV_STAMP)
+	$(PY) -m tests.first_use $* && touch $@ || echo "first use: $* left to the tests"
+
 # Two test processes (pytest-xdist), each a whole test file at a time: much of a run waits on servers starting
 # and browsers rendering, and a file's module fixtures (an app, a private Neo4j) stay in one process.
-# --durations=15 lists the slowest tests at the end, so a test that grows slow is seen.
+# The checks hold one core (mypy), so first-use runs beside them. --no-loadscope-reorder keeps the file order
+# tests/conftest.py gives (the long browser and server files first, the quick ones filling the end) instead of
+# xdist's most-tests-first. --durations=15 lists the slowest tests at the end, so a test that grows slow is seen.
 TEST_WORKERS ?= 2
-test: check
-	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile --durations=15 tests; rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
+test: install-dev
+	@$(MAKE) --no-print-directory -j4 --output-sync=line check first-use
+	@set +e; $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+	--durations=15 tests; rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$rc
 
 bench: install-dev
 	$(PY) -m bench.citations
