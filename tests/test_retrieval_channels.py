@@ -20,6 +20,7 @@ from core.retrieval.channels import (
     within_reach,
 )
 from core.retrieval.citewalk import CitewalkRetriever
+from core.retrieval.config import RetrievalConfig
 from core.retrieval.query import Query
 from core.retrieval.registry import get_retriever
 
@@ -112,7 +113,8 @@ def test_the_first_hits_do_not_depend_on_k(test_settings, stores):
 def test_a_situational_question_keeps_the_cosines_sure_hit_in_the_searched_pool(test_settings, stores):
     dense = get_retriever("dense", test_settings).retrieve(RetrievalRequest(question=SITUATION, corpus=stores.corpus))
     closest = dense.hits[0].unit_id
-    deps = AnswerDeps(test_settings, stores.corpus, SITUATION, get_retriever("citewalk", test_settings), graph=None)
+    weighed = get_retriever("citewalk", test_settings, RetrievalConfig(channel_weights=True))
+    deps = AnswerDeps(test_settings, stores.corpus, SITUATION, weighed, graph=None)
     run_search(deps, SITUATION)
     assert closest in {e.unit.id for e in deps.ledger.searched()}
     # Within the seeds, not only below them: the fitted share leans on the cosine for this question.

@@ -18,7 +18,10 @@ class RetrievalConfig(BaseSettings):
         "share of BM25 where the embedder cannot read the corpus's language (language.py)"))
     e5_lexical_weight: float = Field(default=0.85, ge=0, le=1, description=(
         "share of BM25 on a corpus indexed by e5 (Korean, Vietnamese; language.py)"))
-    channel_weights: bool = Field(default=True, description=(
+    # Off: with the per-question shares GDPR user dev's R@10 rises 0.587 -> 0.689 and HIPAA generated's answers
+    # 0.856/0.583 -> 0.869/0.605, but GDPR user dev's answers fall 0.711/0.652 -> 0.607/0.552 (the chooser was fitted
+    # on the fixed shares' seeds; bench.regress, 2026-12-06, bench/results/RESULTS.md): a user-typed set must not lose.
+    channel_weights: bool = Field(default=False, description=(
         "the default method weighs BM25 and cosine per question by the fitted channel model (channels.py); "
         "False: by the fixed lexical_weight / e5_lexical_weight"))
     # Off: with each channel's first 3 kept within the 48, the English sets' answers and R@10 were the same as without
