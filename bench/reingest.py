@@ -105,12 +105,16 @@ def run(corpus: str, base: Settings, settings: Settings) -> dict[str, Any]:
         shutil.copytree(base.shared / "corpora" / corpus, copy)
         neo4j_local.ensure_running(settings)
         cold = _ingest(copy, name, env)
+        cold_check = stored_against_parse(settings, build_graph([copy], name))
         edit = edit_one_passage(build_graph([copy], name))
         again = _ingest(copy, name, env)
         check = stored_against_parse(settings, build_graph([copy], name))
-    differing = sum(len(v) for k, v in check.items() if isinstance(v, list))
+    # The stored corpus is read back the way the chat reads it and compared with the parse. Where a full ingest's store
+    # already reads differently (cold_check), the re-ingest is held to that, not to the parse.
+    added = {k: sorted(set(v) - set(cold_check[k])) for k, v in check.items() if isinstance(v, list)}
     return {"cold": cold, "edit": edit, "reingest": again, "share": round(again["seconds"] / cold["seconds"], 3),
-            "check": check, "as_a_full_ingest": differing == 0}
+            "cold_check": cold_check, "check": check, "as_a_full_ingest": not any(added.values()),
+            "differing_beyond_a_full_ingest": added}
 
 
 def print_table(results: dict[str, Any]) -> None:
