@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from core.embeddings.ort_passages import cpu_session
+
 
 class OrtEncoder(torch.nn.Module):
     def __init__(self, model_file: Path, config: Any, inputs: list[str]) -> None:
@@ -30,20 +32,10 @@ class OrtEncoder(torch.nn.Module):
         self.session(torch.get_num_threads())  # fail at load, not at the first text
 
     def session(self, threads: int) -> Any:
-        import onnxruntime as ort
-
         with self._lock:
             found = self._sessions.get(threads)
             if found is None:
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = threads
-                options.inter_op_num_threads = 1
-                # Spinning threads take a core other processes need on a small shared machine (the same reason
-                # e5's engine runs with OMP_WAIT_POLICY=PASSIVE).
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                found = self._sessions[threads] = ort.InferenceSession(
-                    str(self.model_file), options, providers=["CPUExecutionProvider"])
+                found = self._sessions[threads] = cpu_session(self.model_file, threads)
             return found
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, **features: Any) -> dict[str, torch.Tensor]:

@@ -106,16 +106,9 @@ class OrtPassages:
         self.session = self._open()  # fail at load, not at the first text
 
     def _open(self) -> Any:
-        # Here, not at the top: ONNX Runtime is loaded with the model it runs.
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
         # One thread per call, and one call per core at a time (ONNX Runtime runs concurrent calls on one session):
         # each batch's products stay on one core, with no hand-off between threads at every operator.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        return ort.InferenceSession(str(self.model_file), options, providers=["CPUExecutionProvider"])
+        return cpu_session(self.model_file, threads=1)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.empty((len(texts), self.layout.dimension), dtype=np.float32)
@@ -177,6 +170,21 @@ class OrtPassages:
                     feed[name][row, :n] = given[name]
             hidden = self.session.run(["last_hidden_state"], feed)[0]
             out[rows] = _mean_normalised(hidden, feed["attention_mask"])
+
+
+def cpu_session(model_file: Path, threads: int) -> Any:
+    """An ONNX Runtime session on the CPU, `threads` per call, every graph optimisation on."""
+    # Here, not at the top: ONNX Runtime is loaded with the model it runs.
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Spinning threads take a core other processes need on a small shared machine (the same reason e5's engine
+    # runs with OMP_WAIT_POLICY=PASSIVE).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
 
 
 def _mean_normalised(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
