@@ -15,9 +15,9 @@ from collections import Counter
 from bench.real.checks import Check
 from core.current_law import CurrentLaw, ParsedLaw
 from core.domain import Document, Edge, EdgeType, LegalUnit
+from core.retrieval.expansion import AMENDMENT_TYPES
 from ingest.graph import CorpusGraph
 
-_AMENDING = (EdgeType.AMENDS, EdgeType.REPLACES)
 _KO_DELETED = re.compile(r"(?:\S{1,12}\s{1,3})?삭제\s?<([\d.,\s]{6,200})>")
 _KO_TAG_DATES = re.compile(r"<(?:개정|신설)\s?([\d.,\s]{6,400})>")
 _KO_DATE = re.compile(r"(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})")
@@ -93,7 +93,7 @@ def _ko_instruction_verbs(graph: CorpusGraph, units: dict[str, LegalUnit]) -> Ch
     misses: list[str] = []
     for edge in graph.edges:
         text = units[edge.source].text if edge.source in units else ""
-        if edge.type not in _AMENDING or edge.end is None or not _KO_INTRO.search(text[: edge.start or 0]):
+        if edge.type not in AMENDMENT_TYPES or edge.end is None or not _KO_INTRO.search(text[: edge.start or 0]):
             continue
         after = text[edge.end: edge.end + 120].split("\n")[0]
         expected = ("deleted" if re.match(r"[^\"“”]{0,60}?[을를]\s?(?:각각\s)?삭제", after)
@@ -145,7 +145,7 @@ def eu_checks(graph: CorpusGraph, document: Document, short: str) -> list[Check]
         return out
 
     checks = [_whole_acts(graph, units, written, "eu", document, f"{short}: ")]
-    typed = [e for e in graph.edges if e.type in _AMENDING and units.get(e.source) and units[e.source].document_id == document.id]
+    typed = [e for e in graph.edges if e.type in AMENDMENT_TYPES and units.get(e.source) and units[e.source].document_id == document.id]
     if typed:
         actions = Counter(e.action or "none" for e in typed)
         untyped = actions.get("none", 0)
@@ -186,7 +186,7 @@ def vi_checks(graph: CorpusGraph) -> list[Check]:
             misses.append(unit.label)
     repealed_units = [uid for uid, u in units.items() if u.text and _VI_REPEALED.fullmatch(u.text.splitlines()[0].strip())]
     marked = sum(law(uid).repealed for uid in repealed_units)
-    guessed = [e for e in graph.edges if e.type in _AMENDING and e.action is None]
+    guessed = [e for e in graph.edges if e.type in AMENDMENT_TYPES and e.action is None]
     return [
         Check(area="vi", name="current law: every act a note names as amending is an event, in date order", value=_share(good, noted),
               target="= 1.0", ok=noted > 0 and good == noted, detail={"articles_with_notes": noted, "misses": misses}),
@@ -230,7 +230,7 @@ def _whole_acts(graph: CorpusGraph, units: dict[str, LegalUnit], written, area: 
             edges = [e for e in by_source.get(uid, []) if e.start is not None and e.start <= start < (e.end or 0)]
             if any(_PROVISION_WORDS.search(e.citation or "") for e in edges):
                 continue  # the act closes a provision citation ("「의료법」(이하 "법"이라 한다) 제4조제3항")
-            amending = [e for e in by_source.get(uid, []) if e.type in _AMENDING and e.target in externals
+            amending = [e for e in by_source.get(uid, []) if e.type in AMENDMENT_TYPES and e.target in externals
                         and externals[e.target].startswith(words)]
             if not edges and amending:
                 total, good = total + 1, good + 1  # "Amendments to Regulation X": its own instruction AMENDS X

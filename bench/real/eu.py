@@ -20,6 +20,7 @@ from pathlib import Path
 from bench.real.amendments import eu_checks
 from bench.real.checks import Check
 from core.domain import Document, Edge, EdgeType, LegalUnit, UnitType
+from core.retrieval.expansion import AMENDMENT_TYPES
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
 
@@ -272,7 +273,7 @@ def _amendments(act: _Act, short: str) -> Check | None:
             continue
         unit, offset = located
         edges = [e for e in where.overlapping(unit, offset, offset + len(text))
-                 if e.type in (EdgeType.AMENDS, EdgeType.REPLACES) and e.target in where.externals]
+                 if e.type in AMENDMENT_TYPES and e.target in where.externals]
         named = [e for e in edges if where.externals[e.target].startswith(amended)]
         edge_count += len(named)
         if named:
@@ -283,7 +284,7 @@ def _amendments(act: _Act, short: str) -> Check | None:
         return None
     share = round(good / total, 4)
     examples = sorted({where.externals[e.target] for es in where.edges.values() for e in es
-                       if e.type in (EdgeType.AMENDS, EdgeType.REPLACES) and e.target in where.externals})[:12]
+                       if e.type in AMENDMENT_TYPES and e.target in where.externals})[:12]
     return Check(area=AREA, name=f"{short}: amending instructions → AMENDS/REPLACES to the amended act",
                  value=share, target="== 1.0", ok=share == 1.0,
                  detail={"instruction_lines": total, "with_edge": good, "edges": edge_count, "misses": misses[:10],

@@ -17,6 +17,7 @@ from pathlib import Path
 from bench.real.amendments import ko_checks
 from bench.real.checks import Check
 from core.domain import Document, Edge, EdgeType, LegalUnit
+from core.retrieval.expansion import AMENDMENT_TYPES
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
 from ingest.parsers.generic.keys import path_of_key
@@ -194,7 +195,7 @@ def _history_checks(graph: CorpusGraph) -> list[Check]:
                 repealed_units += 1
                 repealed_marked += unit.metadata.get("status") == "repealed"
     text_of = {u.id: u.text for d in graph.documents for u in d.units}
-    changes = [e for e in graph.edges if e.type in (EdgeType.AMENDS, EdgeType.REPLACES)]
+    changes = [e for e in graph.edges if e.type in AMENDMENT_TYPES]
     # An amending instruction says so ("…법 일부를 다음과 같이 개정한다"); any other AMENDS came from a tag.
     amends = [e for e in changes if not _INSTRUCTION_INTRO.search(text_of.get(e.source, "")[: e.start or 0])]
     history_share = round(with_history / tagged, 4) if tagged else 0.0

@@ -27,14 +27,14 @@ from collections import Counter
 
 from bench.real.checks import Check
 from core.current_law import CurrentLaw, ParsedLaw, holds
-from core.domain import EdgeType, LegalUnit
+from core.domain import LegalUnit
+from core.retrieval.expansion import AMENDMENT_TYPES
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
 from ingest.parsers.generic.keys import path_of_key
 
 AREA = "vi"
 FOLDER = "corpora/real/vi-amendments"
-_AMENDING = (EdgeType.AMENDS, EdgeType.REPLACES)
 Path_ = tuple[tuple[str, str], ...]
 
 _PAGE_HEADER = re.compile(r"CÔNG\s?BÁO\s?/\s?Số")
@@ -132,7 +132,7 @@ def _source_ok(view: _View, uid: str, doc: str, article: str, item: str | None, 
 def _amending_edges(view: _View, docs: set[str]) -> list[tuple[str, str, str | None]]:
     seen: dict[tuple[str, str], str | None] = {}
     for edge in view.graph.edges:
-        if edge.type in _AMENDING and view.stem.get(edge.source) in docs:
+        if edge.type in AMENDMENT_TYPES and view.stem.get(edge.source) in docs:
             seen.setdefault((edge.source, edge.target), edge.action)
     return [(s, t, a) for (s, t), a in seen.items()]
 
@@ -227,7 +227,7 @@ def _vbhn_checks(view: _View, gold: dict) -> list[Check]:
     amenders = {re.search(r"\d+/\d{4}/[\w-]+", f["amended_by"]).group(0) for f in footnotes}  # type: ignore[union-attr]
     externals = {x.id: x.raw for x in view.graph.externals}
     numbers = {uid: u.metadata.get("number", "") for uid, u in view.units.items()}
-    backwards = [e for e in view.graph.edges if e.type in _AMENDING and view.stem.get(e.source) in vbhn_docs
+    backwards = [e for e in view.graph.edges if e.type in AMENDMENT_TYPES and view.stem.get(e.source) in vbhn_docs
                  and any(a in externals.get(e.target, "") or a in numbers.get(e.target, "") for a in amenders)]
     return [
         Check(area=AREA, name="VBHN amendment footnotes → history entries with the right amender",
@@ -309,7 +309,7 @@ def _current_law_checks(view: _View, gold: dict) -> list[Check]:
     # Several amending documents on one unit: every amending/repealing edge into it, by the amending document.
     amenders: dict[str, set[str]] = {}
     for edge in view.graph.edges:
-        if edge.type in _AMENDING and edge.target in view.units and edge.source in view.units:
+        if edge.type in AMENDMENT_TYPES and edge.target in view.units and edge.source in view.units:
             amenders.setdefault(edge.target, set()).add(view.units[edge.source].document_id)
     several = sorted(view.units[t].label for t, docs in amenders.items() if len(docs) > 1)
     return [

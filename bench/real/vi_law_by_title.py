@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from bench.real.checks import Check
-from core.domain import EdgeType
+from core.retrieval.expansion import AMENDMENT_TYPES
 from core.settings import Settings
 from ingest.graph import build_graph
 from ingest.parsers.generic.keys import path_of_key
@@ -62,7 +62,7 @@ def law_by_title_checks(folder: Path) -> list[Check]:
     units = {u.id: u for d in graph.documents for u in d.units}
     path = {uid: tuple(path_of_key(next(k for k in u.keys if k.startswith("gen:")))) for uid, u in units.items()}
     edges = sorted({(e.source, e.target) for e in graph.edges
-                    if e.type in (EdgeType.AMENDS, EdgeType.REPLACES) and e.source.startswith("bytitle/amending")})
+                    if e.type in AMENDMENT_TYPES and e.source.startswith("bytitle/amending")})
 
     def near(target: str, goal: Path_) -> bool:
         found = path.get(target) if target.startswith("bytitle/amended") else None

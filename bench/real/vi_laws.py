@@ -18,7 +18,8 @@ import re
 from pathlib import Path
 
 from bench.real.checks import Check
-from core.domain import EdgeType, LegalUnit
+from core.domain import LegalUnit
+from core.retrieval.expansion import AMENDMENT_TYPES
 from core.settings import Settings
 from ingest.graph import CorpusGraph, build_graph
 from ingest.parsers.generic.keys import path_of_key
@@ -26,7 +27,6 @@ from ingest.parsers.generic.keys import path_of_key
 AREA = "vi"
 LAWS = "corpora/real/vi/alqac2023"
 CODIFICATION = "corpora/real/vi/phapdien_bao-hiem-y-te.md"
-_AMENDING = (EdgeType.AMENDS, EdgeType.REPLACES)
 
 _HEADING = re.compile(r"^Điều (\d+)\.\s+(.*)$")
 _AMENDS_A_LAW = re.compile(r"^(?:Sửa đổi|Bổ sung|Bãi bỏ|Thay thế)[^“”]*(?:Luật|luật)")
@@ -93,7 +93,7 @@ def law_checks(files: list[Path], graph: CorpusGraph) -> list[Check]:
         unit = units.get(target)
         return by_doc[unit.document_id].metadata.get("number", "") if unit else ""
 
-    edges = [e for e in graph.edges if e.type in _AMENDING and e.source in units]
+    edges = [e for e in graph.edges if e.type in AMENDMENT_TYPES and e.source in units]
     total = matched = 0
     misses: list[str] = []
     scored: dict[tuple[str, str], bool] = {}
