@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -109,3 +110,14 @@ class Embedder(ABC):
         if not settings.embedding_cache:
             return None
         return EmbeddingCache(settings.cache_dir / "embeddings", self.name, self.dimension, self.engine)
+
+
+def cpu_flags() -> set[str]:
+    """The instruction sets /proc/cpuinfo lists for the CPU (empty where it cannot be read)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return set()

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.embeddings.base import cpu_flags
 from core.stores.file_lock import exclusive
 
 log = logging.getLogger("citewalk.e5_engine")
@@ -94,19 +95,9 @@ def build_key(sources: list[Path]) -> str:
         digest.update(path.read_bytes())
     digest.update(" ".join(FLAGS).encode())
     digest.update(platform.machine().encode())
-    digest.update(" ".join(sorted(_cpu_flags())).encode())
-    return digest.hexdigest()[:16]
-
-
-def _cpu_flags() -> set[str]:
     # -march=native builds for these; a cache folder shared by another CPU must not reuse the build.
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                return set(line.partition(":")[2].split())
-    except OSError:
-        pass
-    return set()
+    digest.update(" ".join(sorted(cpu_flags())).encode())
+    return digest.hexdigest()[:16]
 
 
 def find_compiler() -> str | None:

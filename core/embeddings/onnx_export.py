@@ -29,7 +29,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from core.embeddings.base import EmbeddingModelError
+from core.embeddings.base import EmbeddingModelError, cpu_flags
 from core.stores.embedding_cache import model_identity
 from core.stores.file_lock import exclusive
 
@@ -49,11 +49,7 @@ FUSED_MODEL_TYPES = frozenset({"bert"})
 def _vnni() -> bool:
     """Whether the CPU multiplies int8 by int8 in one instruction (VNNI). Without it, x86 int8 kernels can saturate
     and ONNX Runtime's guidance is to quantise weights to 7 bits (reduce_range)."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return "avx512_vnni" in flags or "avx_vnni" in flags
+    return bool({"avx512_vnni", "avx_vnni"} & cpu_flags())
 
 
 def quantisation(runtime: str) -> dict[str, Any]:
