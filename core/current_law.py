@@ -168,7 +168,7 @@ def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
               and e.action is not None]
     if not giving or not law.chain:
         return
-    newest = max(giving, key=lambda e: e.date or "")
+    newest = max(giving, key=lambda e: (e.date or "", e.source_id))
     first = next((e for e in giving if e.source_id == law.chain[0].source), None)
     if first is not None and (first.date or "") < (newest.date or ""):
         law.chain = [Edge(source=newest.source_id, type=newest.type, target=law.unit_id)]
@@ -179,7 +179,7 @@ def current_text(text: str, incoming: Iterable[Incoming]) -> str | None:
     """The unit's words after every instruction that gives wording, in date order: a quoted new text replaces
     them, a replaced phrase is replaced in them. None when no instruction gives wording."""
     changed, words = False, text
-    for edge in sorted(incoming, key=lambda e: (e.date is None, e.date or "")):
+    for edge in sorted(incoming, key=dated_order):
         if edge.same_document:
             continue
         if edge.new_text:
@@ -301,7 +301,15 @@ def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
             kept.append(event)
         elif event.origin == "edge":
             kept[twin] = event.model_copy(update={"note": kept[twin].note})
-    return sorted(kept, key=lambda e: (e.date is None, e.date or ""))
+    # A history record before an edge of the same date (their order as written); two edges of one date, or two
+    # undated, by the amending unit's id: the graph returns edges in no fixed order, and the record must not depend on it.
+    return sorted(kept, key=lambda e: (e.date is None, e.date or "", e.origin != "history", e.source_id or ""))
+
+
+def dated_order(edge: Incoming) -> tuple[bool, str, str]:
+    """Amending edges oldest first (undated last), those of one date by the amending unit's id, so that two readers
+    of the same edges (the parse, the graph) apply them in one order."""
+    return edge.date is None, edge.date or "", edge.source_id
 
 
 def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
@@ -316,12 +324,14 @@ def gives_text(action: str | None, resolution: str | None, same_document: bool =
 def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None, str | None, bool]]],
                   max_hops: int = 10) -> list[Edge]:
     """The longest text-giving chain into a unit, oldest first, over in-memory edges
-    (target → [(source, type, action, resolution, same_document)]); the walk core.stores.queries runs in Cypher."""
+    (target → [(source, type, action, resolution, same_document)]); the walk core.stores.queries runs in Cypher.
+    Of chains of one length, the one whose amending units' ids, from the unit outwards, sort last
+    (`chain_order`, the same tie-break as the Cypher's): otherwise the walk's order would pick it."""
     best: list[Edge] = []
     stack: list[tuple[str, list[Edge]]] = [(unit_id, [])]
     while stack:
         node, path = stack.pop()
-        if len(path) > len(best):
+        if chain_order(path) > chain_order(best):
             best = path
         if len(path) >= max_hops:
             continue
@@ -330,6 +340,10 @@ def longest_chain(unit_id: str, into: dict[str, list[tuple[str, str, str | None,
             if source not in seen and gives_text(action, resolution, same_document):
                 stack.append((source, [*path, Edge(source=source, type=edge_type, target=node)]))
     return best
+
+
+def chain_order(chain: list[Edge]) -> tuple[int, list[str]]:
+    return len(chain), [e.source for e in chain]
 
 
 def _normal_action(word: str) -> str:

@@ -275,3 +275,40 @@ def test_answer_caveats_name_a_repeal_and_newer_words_but_not_plain_history(tmp_
     assert caveats(SimpleNamespace(current_law=unreachable), ["x"]) == []  # a store fault: no caveat, the notice says it
     with pytest.raises(ZeroDivisionError):  # a bug is not a store fault: it is not swallowed
         caveats(SimpleNamespace(current_law=lambda _: 1 / 0), ["x"])
+
+
+def _two_amenders(order: list[str]) -> tuple[dict, list[Edge], list]:
+    """An ADGM-like rule amended by two undated guidance notes whose edges record no action (each gives new words),
+    with the edges listed in `order`."""
+    from core.domain import Document, LegalUnit, UnitType
+
+    def unit(uid: str, label: str, text: str) -> LegalUnit:
+        return LegalUnit(id=uid, corpus="tie", document_id=uid.split("/")[0], type=UnitType.SECTION, label=label,
+                         text=text)
+
+    rule = unit("rules/2.11", "MIR 2.11", "Rules and consultation.")
+    notes = {n: unit(f"guide/{n}", f"GEN A1.1.Guidance.{n}", f"Guidance {n} wording.") for n in ("13", "15")}
+    edges = [Edge(source=notes[n].id, type=EdgeType.AMENDS, target=rule.id) for n in order]
+    docs = [Document(id="rules", corpus="tie", title="Rules", source_path="rules.txt", units=[rule]),
+            Document(id="guide", corpus="tie", title="Guide", source_path="guide.txt", units=list(notes.values()))]
+    return {u.id: u for d in docs for u in d.units}, edges, docs
+
+
+def test_two_equal_amending_chains_read_alike_whatever_order_the_edges_come_in(test_settings, neo4j_driver) -> None:
+    """Two text-giving chains of one length into a unit: the parse and the graph (which returns edges in no fixed
+    order) name the same amending unit as holding the newest words, and list the amendments in the same order."""
+    from core.stores import queries as gq
+    from core.stores.neo4j_store import write_document
+
+    units, forward, docs = _two_amenders(["13", "15"])
+    _, backward, _ = _two_amenders(["15", "13"])
+    parsed = ParsedLaw(units, forward).read("rules/2.11")
+    assert parsed.model_dump() == ParsedLaw(units, backward).read("rules/2.11").model_dump()
+    assert parsed.latest_id == "guide/15" and [e.source_id for e in parsed.events] == ["guide/13", "guide/15"]
+    db = test_settings.neo4j_database
+    for edges in (backward, forward):  # stored in either order, read back the same
+        for document in docs:
+            write_document(neo4j_driver, db, document, [e for e in edges if units[e.source].document_id == document.id],
+                           [], "h")
+        stored = gq.current_law(neo4j_driver, db, "rules/2.11")
+        assert stored is not None and stored.model_dump() == parsed.model_dump()

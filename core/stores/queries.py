@@ -351,7 +351,10 @@ def latest_versions(driver: Driver, database: str, unit_ids: list[str], max_hops
     records, _, _ = driver.execute_query(
         "UNWIND $ids AS uid MATCH p = (:Unit {id: uid})<-[:AMENDS|REPLACES*1.." + str(hops) + "]-(:Unit) "
         "WHERE " + _GIVES_TEXT + " "
-        "WITH uid, p ORDER BY length(p) DESC WITH uid, collect(p)[0] AS p "
+        # Of chains of one length, the one whose amending ids (from the unit outwards) sort last, as
+        # core.current_law.chain_order picks among the parse's.
+        "WITH uid, p ORDER BY length(p) DESC, [r IN relationships(p) | startNode(r).id] DESC "
+        "WITH uid, collect(p)[0] AS p "
         "RETURN uid, [r IN relationships(p) | [startNode(r).id, type(r), endNode(r).id]] AS edges, "
         "relationships(p)[0].action IS NOT NULL AS typed",
         ids=unit_ids, new_text=sorted(NEW_TEXT), database_=database, routing_=RoutingControl.READ,
