@@ -27,7 +27,8 @@ def own_text(unit: LegalUnit) -> str:
 def vector_plan(document: Document, embedder: Embedder) -> list[tuple[LegalUnit, Window]]:
     """Every unit of the document with the windows its vectors are made from (vector id = the unit's)."""
     if not embedder.reads_articles:
-        return [(unit, window) for unit in document.units for window in embedder.windows(unit.id, own_text(unit))]
+        cut = embedder.windows_of([(unit.id, own_text(unit)) for unit in document.units])
+        return [(unit, window) for unit, windows in zip(document.units, cut, strict=True) for window in windows]
     children: dict[str, list[LegalUnit]] = defaultdict(list)
     for unit in document.units:
         if unit.parent_id:

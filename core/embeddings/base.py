@@ -70,6 +70,10 @@ class Embedder(ABC):
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """The pieces of a unit's text that get a vector each; each maps back to unit_id."""
 
+    def windows_of(self, texts: list[tuple[str, str]]) -> list[list[Window]]:
+        """`windows` of many (unit id, text) at once, in their order."""
+        return [self.windows(unit_id, text) for unit_id, text in texts]
+
     @abstractmethod
     def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
         """Passage vectors, normalised, in the order of `texts`."""

@@ -141,7 +141,19 @@ class SentenceTransformerEmbedder(Embedder):
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """Split text into token windows; each maps back to unit_id."""
         text = text.strip() or unit_id
-        offsets = self._offsets(text)
+        return self._cut(unit_id, text, self._offsets(text))
+
+    def windows_of(self, texts: list[tuple[str, str]]) -> list[list[Window]]:
+        # One call of the tokenizers library for a document's units instead of one per unit: planning an ingest
+        # tokenizes every unit, a re-ingest's unchanged ones too (1.4 s of ADGM's 13 s re-ingest one at a time).
+        if self._window_tokenizer is None:
+            return super().windows_of(texts)
+        stripped = [text.strip() or unit_id for unit_id, text in texts]
+        encodings = self._window_tokenizer.encode_batch(stripped, add_special_tokens=False)
+        return [self._cut(unit_id, text, list(encoding.offsets))
+                for (unit_id, _), text, encoding in zip(texts, stripped, encodings, strict=True)]
+
+    def _cut(self, unit_id: str, text: str, offsets: list[tuple[int, int]]) -> list[Window]:
         if len(offsets) <= self.window_tokens:
             return [Window(unit_id, 0, text)]
         out = []
