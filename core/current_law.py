@@ -37,6 +37,7 @@ class Incoming(BaseModel):
     resolution: str = "exact"
     date: str | None = None  # the amending provision's (or its act's) effective date
     same_document: bool = False  # an instruction in the amended document's own file: already applied
+    order: int = 0  # the amending unit's place in its document: instructions of one date apply in that order
     new_text: str | None = None  # the wording the instruction gives this unit, when it quotes one
     words: tuple[str, str] | None = None  # a phrase the instruction replaces in the unit: (old, new)
 
@@ -122,7 +123,7 @@ def read(unit_id: str, label: str, status: str, metadata: dict[str, str], incomi
     """Everything recorded about one unit's amendments, as its current-law record (`text`: the unit's own
     words, from which the current text is built)."""
     events = history_events(metadata)
-    exact = [e for e in incoming if e.resolution == "exact"]
+    exact = sorted((e for e in incoming if e.resolution == "exact"), key=dated_order)
     for edge in exact:
         events.append(AmendmentEvent(action=edge_action(edge), date=edge.date, by=edge.source_label or edge.source_id,
                                      source_id=edge.source_id, origin="edge", applied=edge.same_document,
@@ -168,7 +169,7 @@ def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
               and e.action is not None]
     if not giving or not law.chain:
         return
-    newest = max(giving, key=lambda e: (e.date or "", e.source_id))
+    newest = max(giving, key=lambda e: (e.date or "", e.order, e.source_id))
     first = next((e for e in giving if e.source_id == law.chain[0].source), None)
     if first is not None and (first.date or "") < (newest.date or ""):
         law.chain = [Edge(source=newest.source_id, type=newest.type, target=law.unit_id)]
@@ -301,15 +302,16 @@ def _merged(events: list[AmendmentEvent]) -> list[AmendmentEvent]:
             kept.append(event)
         elif event.origin == "edge":
             kept[twin] = event.model_copy(update={"note": kept[twin].note})
-    # A history record before an edge of the same date (their order as written); two edges of one date, or two
-    # undated, by the amending unit's id: the graph returns edges in no fixed order, and the record must not depend on it.
-    return sorted(kept, key=lambda e: (e.date is None, e.date or "", e.origin != "history", e.source_id or ""))
+    # A history record before an edge of the same date; records, and edges, of one date as they came (edges in
+    # `dated_order`, sorted by `read`).
+    return sorted(kept, key=lambda e: (e.date is None, e.date or "", e.origin != "history"))
 
 
-def dated_order(edge: Incoming) -> tuple[bool, str, str]:
-    """Amending edges oldest first (undated last), those of one date by the amending unit's id, so that two readers
-    of the same edges (the parse, the graph) apply them in one order."""
-    return edge.date is None, edge.date or "", edge.source_id
+def dated_order(edge: Incoming) -> tuple[bool, str, int, str]:
+    """Amending edges oldest first (undated last); those of one date in the order their amending provisions are
+    written, then by id: the graph returns edges in no fixed order, and two readers of the same edges (the parse,
+    the graph) must apply them alike."""
+    return edge.date is None, edge.date or "", edge.order, edge.source_id
 
 
 def gives_text(action: str | None, resolution: str | None, same_document: bool = False) -> bool:
@@ -413,7 +415,7 @@ class ParsedLaw:
         new_text, words = instruction_wording(source.metadata if source else {}, unit.label)
         return Incoming(source_id=source_id, source_label=source.label if source else source_id, type=edge_type,
                         action=action, resolution=resolution or "exact", date=date, same_document=same_document,
-                        new_text=new_text, words=words)
+                        new_text=new_text, words=words, order=source.order if source else 0)
 
 
 def caveats(graph, unit_ids: Iterable[str]) -> list[str]:

@@ -312,3 +312,18 @@ def test_two_equal_amending_chains_read_alike_whatever_order_the_edges_come_in(t
                            [], "h")
         stored = gq.current_law(neo4j_driver, db, "rules/2.11")
         assert stored is not None and stored.model_dump() == parsed.model_dump()
+
+
+def test_instructions_of_one_date_apply_in_the_order_they_are_written() -> None:
+    """Two instructions of one gazette date on one phrase: "khoản 2" turns A into B, "khoản 10" then B into C. Applied
+    by id ("khoan-10" sorts first) the second would find no B; in the order written the unit ends with C, whichever
+    order the edges arrive in."""
+    from core.current_law import current_text
+
+    def edge(n: int, old: str, new: str) -> Incoming:
+        return Incoming(source_id=f"amending/dieu-1/khoan-{n}", type="AMENDS", action="replaced", date="2024-07-01",
+                        words=(old, new), order=n)
+
+    second, first = edge(10, "bên B", "bên C"), edge(2, "bên A", "bên B")
+    for edges in ([first, second], [second, first]):
+        assert current_text("Hợp đồng giữa bên A và người lao động.", edges) == "Hợp đồng giữa bên C và người lao động."

@@ -228,14 +228,15 @@ def _law_inputs(driver: Driver, database: str, unit_id: str) -> tuple[dict[str, 
         "OPTIONAL MATCH (s:Unit)-[r:AMENDS|REPLACES]->(u) "
         "OPTIONAL MATCH (d:Unit {id: s.document_id}) "
         "WITH u, collect(CASE WHEN s IS NULL THEN NULL ELSE {source: s.id, label: s.label, type: type(r), action: r.action, "
-        "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id} END) AS incoming "
+        "resolution: r.resolution, own: s.metadata, doc: d.metadata, same: s.document_id = u.document_id, "
+        "order: s.order} END) AS incoming "
         "OPTIONAL MATCH (a:Unit)-[w:AMENDS]->(:Unit {id: u.document_id}) WHERE u.id <> u.document_id AND w.action = $act_wide "
         "OPTIONAL MATCH (ad:Unit {id: a.document_id}) "
         "OPTIONAL MATCH (root:Unit {id: u.document_id}) "
         "RETURN u.label AS label, u.status AS status, u.metadata AS metadata, u.text AS text, incoming, "
         "root.metadata AS act, "
         "collect(CASE WHEN a IS NULL THEN NULL ELSE {source: a.id, label: a.label, type: type(w), action: w.action, "
-        "resolution: w.resolution, own: a.metadata, doc: ad.metadata, same: false} END) AS to_act",
+        "resolution: w.resolution, own: a.metadata, doc: ad.metadata, same: false, order: a.order} END) AS to_act",
         id=unit_id, act_wide=ACT_WIDE, database_=database, routing_=RoutingControl.READ,
     )
     if not records:
@@ -317,7 +318,7 @@ def _incoming(row: dict[str, Any], label: str) -> Incoming:
     new_text, words = instruction_wording(_metadata(row["own"]), label)
     return Incoming(source_id=row["source"], source_label=row["label"] or "", type=row["type"], action=row["action"],
                     resolution=row["resolution"] or "exact", date=amending_date(_metadata(row["own"]), _metadata(row["doc"])),
-                    same_document=bool(row["same"]), new_text=new_text, words=words)
+                    same_document=bool(row["same"]), new_text=new_text, words=words, order=int(row.get("order") or 0))
 
 
 def _metadata(stored: str | None) -> dict[str, str]:
