@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from core.current_law import INACTIVE, NEW_TEXT, REMOVING, CurrentLaw, Incoming, current_text, edge_action
+from core.current_law import INACTIVE, NEW_TEXT, REMOVING, CurrentLaw, Incoming, current_text, dated_order, edge_action
 
 IN_FORCE, NOT_YET, REPEALED, NOT_FOUND = "in_force", "not_yet_in_force", "repealed", "not_found"
 # A Korean consolidated text prints a deleted provision as "제5조의3 삭제 <2011.8.4>" / "③ 삭제 <…>".
@@ -136,7 +136,9 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
     `words_of(unit_id)` reads an amending unit's own words: where the instruction quotes none for this unit
     ("Article 5 is replaced by the following" resolved to the amending article), those stand for it."""
     out = LawAsOf(label=label, unit_id=law.unit_id, as_of=day, status=IN_FORCE, text=text)
-    outside = [e for e in incoming if not e.same_document and e.resolution == "exact"]
+    # In `dated_order`: the graph hands the edges over in no fixed order, and the last removal, the newest words and
+    # the pending changes below are read from this order.
+    outside = sorted((e for e in incoming if not e.same_document and e.resolution == "exact"), key=dated_order)
     applied = [e for e in outside if not e.date or e.date <= day]
     later = [e for e in outside if e.date and e.date > day]
     for event in law.events:
@@ -144,7 +146,7 @@ def from_edges(law: CurrentLaw, label: str, text: str, status: str, incoming: li
             continue
         if event.date is None or event.date <= day:
             out.events.append(LawEvent(date=event.date, action=event.action, source=event.by))
-    for edge in sorted(later, key=lambda e: e.date or ""):
+    for edge in later:
         action = edge_action(edge)
         words = edge.new_text or (words_of(edge.source_id) if words_of and action in NEW_TEXT and not edge.words else None)
         if edge.words and not edge.new_text:

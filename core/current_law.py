@@ -169,7 +169,7 @@ def _newest_first_hop(law: CurrentLaw, incoming: list[Incoming]) -> None:
               and e.action is not None]
     if not giving or not law.chain:
         return
-    newest = max(giving, key=lambda e: (e.date or "", e.order, e.source_id))
+    newest = max(giving, key=dated_order)
     first = next((e for e in giving if e.source_id == law.chain[0].source), None)
     if first is not None and (first.date or "") < (newest.date or ""):
         law.chain = [Edge(source=newest.source_id, type=newest.type, target=law.unit_id)]

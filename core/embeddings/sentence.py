@@ -132,16 +132,13 @@ class SentenceTransformerEmbedder(Embedder):
         transformer.model = OrtEncoder(folder / MODEL_FILE, transformer.auto_model.config, read_meta(folder)["inputs"])
         return str(folder)
 
-    def _offsets(self, text: str) -> list[tuple[int, int]]:
-        if self._window_tokenizer is not None:
-            return list(self._window_tokenizer.encode(text, add_special_tokens=False).offsets)
-        encoding = self.model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, truncation=False)
-        return list(encoding["offset_mapping"])
-
     def windows(self, unit_id: str, text: str) -> list[Window]:
         """Split text into token windows; each maps back to unit_id."""
+        if self._window_tokenizer is not None:
+            return self.windows_of([(unit_id, text)])[0]
         text = text.strip() or unit_id
-        return self._cut(unit_id, text, self._offsets(text))
+        encoding = self.model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, truncation=False)
+        return self._cut(unit_id, text, list(encoding["offset_mapping"]))
 
     def windows_of(self, texts: list[tuple[str, str]]) -> list[list[Window]]:
         # One call of the tokenizers library for a document's units instead of one per unit: planning an ingest
