@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.answer.asked import Kind, asks_sanction, carries, enumerates, lists_elements
+from core.answer.asked import Kind, asks_sanction, carries, lists_elements
 from core.answer.checkable import checkable_words
 from core.answer.defined import DEFINITION_ITEM, asked_definitions, quoted_definitions
 from core.answer.deps import AnswerDeps, Evidence
@@ -558,7 +558,7 @@ class _Fitter:
             ends = [s.text.rstrip() for s in siblings[:-1]]
             # Only a question after the rule's conditions or elements has them cited whole; otherwise the item
             # stays, its lead-in quoted above it.
-            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST) or enumerates(self.deps.question)
+            asks_whole = self.kind in (Kind.CONDITION, Kind.LIST)
             if len(siblings) > MAX_CONDITIONS or not asks_whole or not any(_CONJUNCT.search(t) for t in ends) and (
                     self.names_only(unit, parent, siblings) or any(_DISJUNCT.search(t) for t in ends)):
                 leads[unit_id] = parent
