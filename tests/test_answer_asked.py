@@ -19,8 +19,7 @@ from core.answer.checkable import checkable_words
     ("Which data protection authority can I complain to?", Kind.WHO),
     # Typed as Vietnamese users type them: "mấy giờ".
     ("Nhà tôi có họ hàng lên chơi. Tôi phải báo công an trước mấy giờ?", Kind.DEADLINE),
-    # Typed as Korean users type them: "얼마나 지나야" is a wait, not a sum; "어떤 서류".
-    ("자격이 정지됐는데 얼마나 지나야 다시 일할 수 있나요?", Kind.DEADLINE),
+    # Typed as Korean users type them: "어떤 서류".
     ("개업 전에 어떤 서류를 챙겨야 하나요?", Kind.LIST),
     ("Can we give a patient's records to a researcher without asking the patient?", Kind.CONDITION),
     ("When may a covered entity disclose information for research?", Kind.CONDITION),

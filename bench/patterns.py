@@ -1,0 +1,154 @@
+"""What each question-kind pattern gains: `python -m bench.patterns`.
+
+    python -m bench.patterns [--sets gdpr_user,ko_user] [--out bench/results/patterns.json]
+
+`core.answer.asked` reads what a question asks for, and what a provision carries, by patterns; asked.py states
+beside each the gain measured here. Every `make answers` set (`bench.regress`'s) goes once through the extractive
+answerer (the chat's and the API's `answer_question`), noting which strings each pattern was searched with for
+each question. Then each alternative of each pattern is taken out in turn: the questions on which it matched
+differently are answered again without it, and each set's change is summed over its questions (citation P + R;
+on an off-topic set, 2 for each question declined; on the answerable-only set, -2 for each declined). A negative
+change is the alternative's gain. The others stay in while one is out, so two alternatives that match the same
+questions each show none: the table is read one alternative at a time.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+from bench import answers, regress
+from bench.report import save_json
+from core import neo4j_local
+from core.answer import asked, sanctions
+from core.retrieval.base import DEFAULT_METHOD
+from core.settings import REPO_ROOT, Settings, get_settings
+
+OUT = REPO_ROOT / "bench" / "results" / "patterns.json"
+QuestionKey = tuple[str, str]  # (set, question id)
+
+
+@dataclass
+class Slot:
+    """One pattern of asked.py, swapped for a copy that notes what it reads and can leave an alternative out."""
+    name: str
+    alternatives: tuple[str, ...]
+    compiled: re.Pattern[str]
+    pattern: str = ""
+    reads: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # question -> strings searched
+    question: list[str] = field(default_factory=lambda: [""])  # the question being answered, shared by all slots
+
+    def __post_init__(self) -> None:
+        self.pattern = self.compiled.pattern
+
+    def search(self, text: str, *args: int) -> re.Match[str] | None:
+        self.reads[self.question[0]].add(text)
+        return self.compiled.search(text, *args)
+
+    def without(self, alternative: str | None) -> re.Pattern[str]:
+        kept = [a for a in self.alternatives if a != alternative]
+        return re.compile("|".join(f"(?:{p})" for p in kept) if kept else r"(?!)", re.I)
+
+
+def install(question: list[str]) -> list[Slot]:
+    """Every pattern of asked.py (and sanctions.py's copy of SANCTION_STATED) as a slot."""
+    slots: list[Slot] = []
+
+    def slot(name: str, pattern: re.Pattern[str]) -> Slot:
+        made = Slot(name, asked.parts(pattern), pattern, question=question)
+        slots.append(made)
+        return made
+
+    for kind in list(asked.ASKS):
+        asked.ASKS[kind] = slot(f"ASKS.{kind}", asked.ASKS[kind])  # type: ignore[assignment]
+    for kind in list(asked.CARRIES):
+        asked.CARRIES[kind] = slot(f"CARRIES.{kind}", asked.CARRIES[kind])  # type: ignore[assignment]
+    asked.ELEMENTS = slot("ELEMENTS", asked.ELEMENTS)  # type: ignore[assignment]
+    asked.SANCTION_ASKED = slot("SANCTION_ASKED", asked.SANCTION_ASKED)  # type: ignore[assignment]
+    stated = slot("SANCTION_STATED", asked.SANCTION_STATED)
+    asked.SANCTION_STATED = sanctions.SANCTION_STATED = stated  # type: ignore[assignment,attr-defined]
+    return slots
+
+
+def _span(pattern: re.Pattern[str], text: str) -> tuple[int, int] | None:
+    found = pattern.search(text)
+    return found.span() if found else None
+
+
+def touched(slot: Slot, alternative: str, texts: set[str]) -> bool:
+    """Whether leaving the alternative out changes where the pattern first matches any of the texts."""
+    without = slot.without(alternative)
+    return any(_span(slot.compiled, t) != _span(without, t) for t in texts)
+
+
+def score(name: str, row: dict) -> float:
+    if regress.SETS[name].off_topic:
+        return 2.0 * row["abstained"]
+    if not row["gold"]:
+        return -2.0 * row["abstained"]  # answerable, no gold: declining is the loss
+    return row["precision"] + row["recall"]
+
+
+def answer(keys: list[QuestionKey], questions: dict[QuestionKey, answers.Question], settings: Settings,
+           current: list[str]) -> dict[QuestionKey, float]:
+    """Each question's score, set by set, noting the question being answered for the slots."""
+    def noted(text: str, *args, **kwargs):
+        current[0] = text
+        return original(text, *args, **kwargs)
+
+    original = answers.answer_question
+    scores: dict[QuestionKey, float] = {}
+    by_set: dict[str, list[QuestionKey]] = defaultdict(list)
+    for key in keys:
+        by_set[key[0]].append(key)
+    with mock.patch.object(answers, "answer_question", noted):
+        for name, group in by_set.items():
+            result = answers.run([questions[k] for k in group], regress.SETS[name].corpus, settings, DEFAULT_METHOD,
+                                 "extractive", None)
+            scores.update({k: score(name, row) for k, row in zip(group, result["per_question"])})
+    return scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.patterns", description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", help=f"comma-separated, default all: {', '.join(regress.SETS)}")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    settings = get_settings()
+    neo4j_local.ensure_running(settings)
+    questions: dict[QuestionKey, answers.Question] = {}
+    for name in regress.parse_sets(args.sets):
+        dev = regress.SETS[name]
+        regress.ensure_corpus(dev.corpus, settings)
+        questions |= {(name, q.id): q for q in answers.load_questions(dev.file(settings), None, dev.limit)}
+    of_text = {q.text: key for key, q in questions.items()}
+    current = [""]
+    slots = install(current)
+    base = answer(list(questions), questions, settings, current)
+    rows = []
+    for slot in slots:
+        reads = {of_text[q]: texts for q, texts in slot.reads.items() if q in of_text}
+        for alternative in slot.alternatives:
+            affected = [k for k, texts in reads.items() if touched(slot, alternative, texts)]
+            change: dict[str, float] = defaultdict(float)
+            if affected:
+                slot.compiled = slot.without(alternative)
+                try:
+                    for key, value in answer(affected, questions, settings, current).items():
+                        change[key[0]] += value - base[key]
+                finally:
+                    slot.compiled = slot.without(None)
+            moved = {n: round(v, 3) for n, v in change.items() if v}
+            rows.append({"pattern": slot.name, "alternative": alternative, "questions_read_differently": len(affected),
+                         "change_without_it": moved})
+            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  {alternative[:70]}", flush=True)
+    save_json(args.out, {"sets": regress.parse_sets(args.sets), "questions": len(questions), "alternatives": rows})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
