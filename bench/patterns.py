@@ -8,8 +8,9 @@ answerer (the chat's and the API's `answer_question`), noting which strings each
 each question. Then each alternative of each pattern is taken out in turn: the questions on which it matched
 differently are answered again without it, and each set's change is summed over its questions (citation P + R;
 on an off-topic set, 2 for each question declined; on the answerable-only set, -2 for each declined). A negative
-change is the alternative's gain. The others stay in while one is out, so two alternatives that match the same
-questions each show none: the table is read one alternative at a time.
+change is the alternative's gain; it is also summed over the held-out halves (the odd-numbered questions of every
+set, as TRIED.md reads the rules switched off one by one). The others stay in while one is out, so two
+alternatives that match the same questions each show none: the table is read one alternative at a time.
 """
 from __future__ import annotations
 
@@ -113,6 +114,14 @@ def answer(keys: list[QuestionKey], questions: dict[QuestionKey, answers.Questio
     return scores
 
 
+def per_set(change: dict[QuestionKey, float]) -> dict[str, float]:
+    """Each set's summed change (sets that did not move left out)."""
+    sums: dict[str, float] = defaultdict(float)
+    for (name, _), value in change.items():
+        sums[name] += value
+    return {n: round(v, 3) for n, v in sums.items() if v}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.patterns", description=__doc__.splitlines()[0])
     parser.add_argument("--sets", help=f"comma-separated, default all: {', '.join(regress.SETS)}")
@@ -126,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         regress.ensure_corpus(dev.corpus, settings)
         questions |= {(name, q.id): q for q in answers.load_questions(dev.file(settings), None, dev.limit)}
     of_text = {q.text: key for key, q in questions.items()}
+    position: dict[QuestionKey, int] = {}
+    for key in questions:  # 1-based within its set: the odd ones are the held-out halves
+        position[key] = sum(1 for k in position if k[0] == key[0]) + 1
     current = [""]
     slots = install(current)
     base = answer(list(questions), questions, settings, current)
@@ -134,18 +146,21 @@ def main(argv: list[str] | None = None) -> int:
         reads = {of_text[q]: texts for q, texts in slot.reads.items() if q in of_text}
         for alternative in slot.alternatives:
             affected = [k for k, texts in reads.items() if touched(slot, alternative, texts)]
-            change: dict[str, float] = defaultdict(float)
+            change: dict[QuestionKey, float] = {}
             if affected:
                 slot.compiled = slot.without(alternative)
                 try:
-                    for key, value in answer(affected, questions, settings, current).items():
-                        change[key[0]] += value - base[key]
+                    change = {k: v - base[k] for k, v in answer(affected, questions, settings, current).items()
+                              if v != base[k]}
                 finally:
                     slot.compiled = slot.without(None)
-            moved = {n: round(v, 3) for n, v in change.items() if v}
+            moved = per_set(change)
+            held_out = round(sum(v for k, v in change.items() if position[k] % 2), 3)
             rows.append({"pattern": slot.name, "alternative": alternative, "questions_read_differently": len(affected),
-                         "change_without_it": moved})
-            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  {alternative[:70]}", flush=True)
+                         "change_without_it": moved, "held_out_halves": held_out,
+                         "questions_moved": {f"{k[0]}/{k[1]}": round(v, 3) for k, v in change.items()}})
+            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  held-out {held_out:+}  {alternative[:60]}",
+                  flush=True)
     save_json(args.out, {"sets": regress.parse_sets(args.sets), "questions": len(questions), "alternatives": rows})
     return 0
 

@@ -74,7 +74,8 @@ SETS: dict[str, DevSet] = {
     "vi_user": DevSet("repo", "bench/vi_user_dev.jsonl", "alqac2023"),
     "alqac": DevSet("shared", "bench/alqac2023_train.jsonl", "alqac2023"),
     "hipaa_generated": DevSet("repo", "bench/results/hipaa_generated.jsonl", "hipaa"),  # bench.generate's set
-    # Issue 49's two demo questions and each HIPAA starter with three paraphrases (tests/test_browser_user_words.py).
+    # Issue 49's two demo questions and each HIPAA starter with three paraphrases (Must show 1; no browser test yet:
+    # 4 of 18 are cited right, RESULTS.md).
     "hipaa_demo_user": DevSet("repo", "bench/hipaa_user_demo.jsonl", "hipaa"),
     "obliqa150": DevSet("shared", "bench/obliqa_dev.jsonl", "adgm", 150),
     "xrefrag150": DevSet("shared", "bench/xrefrag_fsra_dev.jsonl", "adgm", 150),

@@ -19,3 +19,9 @@ def test_an_alternative_touches_only_the_texts_it_alone_decides():
     assert not touched(slot, r"\bby when\b", {"How soon must we reply?", "Who decides?"})
     # Every text it read is noted under the question being answered.
     assert slot.reads[""] == {"By when must we reply?"}
+
+
+def test_changes_are_summed_per_set_and_unmoved_sets_left_out():
+    from bench.patterns import per_set
+    assert per_set({("gdpr_user", "a"): -2.0, ("gdpr_user", "b"): 0.5, ("ko_dev", "c"): 1.0, ("vi_user", "d"): 0.0}) \
+        == {"gdpr_user": -1.5, "ko_dev": 1.0}
