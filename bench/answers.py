@@ -201,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="default: detected from the first row, as bench.retrieval does")
     parser.add_argument("--corpus", default="adgm")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--skip", type=int, default=0,
+                        help="leave out the first N of the (limited) questions: --skip 150 --limit 390 reads 151-390")
     parser.add_argument("--method", default=DEFAULT_METHOD)
     parser.add_argument("--model", default="extractive", help="LLM name or 'extractive'")
     parser.add_argument("--out", type=Path, default=None)
@@ -209,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     if not args.questions.exists():
         parser.error(f"no such file: {args.questions}")
-    questions = load_questions(args.questions, args.format, args.limit)
+    questions = load_questions(args.questions, args.format, args.limit)[args.skip:]
     fmt = args.format or retrieval.load_questions(args.questions, None, 1)[1]
     result = {"questions_file": args.questions.name, "format": fmt, "gold_by_label": any(q.by_label for q in questions), "corpus": args.corpus,
               "method": args.method, "model": args.model} | run(questions, args.corpus, settings, args.method,
