@@ -51,3 +51,15 @@ def test_numbers_and_patterns_are_counted_as_the_docstring_says(tmp_path: Path):
     # _NUMBER (read by PATTERN's pattern), PATTERN's f-string, the two _any arguments, _piece's f-string (read by
     # PAIRS), PAIRS' two patterns, the search's pattern; not the builder's own "|", nor "," (a str's split).
     assert len(found.regexes) == 8, found.regexes
+
+
+def test_the_answer_logic_holds_at_most_half_the_hand_rules_it_had():
+    """Issue 49, Must show 5: hand-set numbers and regex literals under core/answer/ at most half of a136ce3's."""
+    import json
+
+    from bench.rules import OUT, ROOT
+
+    before = json.loads(OUT.read_text())["before"]["totals"]
+    counts = [count_file(path) for path in sorted(ROOT.rglob("*.py"))]
+    now = sum(len(c.constants) + len(c.regexes) for c in counts)
+    assert now <= (before["constants"] + before["regexes"]) // 2, now
