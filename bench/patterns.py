@@ -7,16 +7,20 @@ beside each the gain measured here. Every `make answers` set (`bench.regress`'s)
 answerer (the chat's and the API's `answer_question`), noting which strings each pattern was searched with for
 each question. Then each alternative of each pattern is taken out in turn: the questions on which it matched
 differently are answered again without it, and each set's change is summed over its questions (citation P + R;
-on an off-topic set, 2 for each question declined; on the answerable-only set, -2 for each declined). A negative
-change is the alternative's gain; it is also summed over the held-out halves (the odd-numbered questions of every
+on an off-topic set, 2 for each question declined; on the answerable-only set, -2 for each declined), and how
+many short answers read otherwise: one asking for a deadline or an amount opens with the words that state it
+("Up to 20 000 000 EUR …: Article 83(5). Under …"), which these patterns find. A negative change is the
+alternative's gain; it is also summed over the held-out halves (the odd-numbered questions of every
 set, as TRIED.md reads the rules switched off one by one). The others stay in while one is out, so two
 alternatives that match the same questions each show none: the table is read one alternative at a time.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +35,12 @@ from core.settings import REPO_ROOT, Settings, get_settings
 
 OUT = REPO_ROOT / "bench" / "results" / "patterns.json"
 QuestionKey = tuple[str, str]  # (set, question id)
+
+
+@dataclass(frozen=True)
+class Reading:
+    score: float  # citation P + R (declined, on the off-topic sets)
+    said: str  # the short answer
 
 
 @dataclass
@@ -95,23 +105,26 @@ def score(name: str, row: dict) -> float:
 
 
 def answer(keys: list[QuestionKey], questions: dict[QuestionKey, answers.Question], settings: Settings,
-           current: list[str]) -> dict[QuestionKey, float]:
-    """Each question's score, set by set, noting the question being answered for the slots."""
+           current: list[str]) -> dict[QuestionKey, Reading]:
+    """Each question's reading, set by set, noting the question being answered for the slots."""
     def noted(text: str, *args, **kwargs):
         current[0] = text
         return original(text, *args, **kwargs)
 
     original = answers.answer_question
-    scores: dict[QuestionKey, float] = {}
+    readings: dict[QuestionKey, Reading] = {}
     by_set: dict[str, list[QuestionKey]] = defaultdict(list)
     for key in keys:
         by_set[key[0]].append(key)
-    with mock.patch.object(answers, "answer_question", noted):
+    with mock.patch.object(answers, "answer_question", noted), tempfile.TemporaryDirectory() as tmp:
         for name, group in by_set.items():
+            said = Path(tmp) / f"{name}.jsonl"
             result = answers.run([questions[k] for k in group], regress.SETS[name].corpus, settings, DEFAULT_METHOD,
-                                 "extractive", None)
-            scores.update({k: score(name, row) for k, row in zip(group, result["per_question"])})
-    return scores
+                                 "extractive", said)
+            texts = {row["id"]: row["answer"] for row in map(json.loads, said.read_text().splitlines())}
+            for key, row in zip(group, result["per_question"]):
+                readings[key] = Reading(score(name, row), texts[key[1]]["answer"])
+    return readings
 
 
 def per_set(change: dict[QuestionKey, float]) -> dict[str, float]:
@@ -147,20 +160,25 @@ def main(argv: list[str] | None = None) -> int:
         for alternative in slot.alternatives:
             affected = [k for k, texts in reads.items() if touched(slot, alternative, texts)]
             change: dict[QuestionKey, float] = {}
+            reworded: dict[QuestionKey, float] = {}
             if affected:
                 slot.compiled = slot.without(alternative)
                 try:
-                    change = {k: v - base[k] for k, v in answer(affected, questions, settings, current).items()
-                              if v != base[k]}
+                    for k, v in answer(affected, questions, settings, current).items():
+                        change[k] = v.score - base[k].score
+                        reworded[k] = float(v.said != base[k].said)
                 finally:
                     slot.compiled = slot.without(None)
+            change = {k: v for k, v in change.items() if v}
             moved = per_set(change)
+            leads = per_set(reworded)
             held_out = round(sum(v for k, v in change.items() if position[k] % 2), 3)
             rows.append({"pattern": slot.name, "alternative": alternative, "questions_read_differently": len(affected),
                          "change_without_it": moved, "held_out_halves": held_out,
+                         "answers_reworded_without_it": leads,
                          "questions_moved": {f"{k[0]}/{k[1]}": round(v, 3) for k, v in change.items()}})
-            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  held-out {held_out:+}  {alternative[:60]}",
-                  flush=True)
+            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  held-out {held_out:+}  reworded {leads or '-'}  "
+                  f"{alternative[:50]}", flush=True)
     save_json(args.out, {"sets": regress.parse_sets(args.sets), "questions": len(questions), "alternatives": rows})
     return 0
 

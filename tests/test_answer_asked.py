@@ -15,11 +15,14 @@ from core.answer.checkable import checkable_words
     ("What elements must an authorization contain to be valid?", Kind.LIST),
     ("Hồ sơ đề nghị cấp giấy phép gồm những nội dung gì?", Kind.LIST),
     ("Mức phạt tối đa là bao nhiêu?", Kind.AMOUNT),
+    ("What's the maximum fine for processing without a legal basis?", Kind.AMOUNT),
+    ("약국을 열려면 병상이 몇 개 필요한가요?", Kind.AMOUNT),
     ("이 용어는 무슨 뜻인가요?", Kind.DEFINITION),
     ("Which data protection authority can I complain to?", Kind.WHO),
     # Typed as Vietnamese users type them: "mấy giờ".
     ("Nhà tôi có họ hàng lên chơi. Tôi phải báo công an trước mấy giờ?", Kind.DEADLINE),
-    # Typed as Korean users type them: "어떤 서류".
+    # Typed as Korean users type them: "얼마나 지나야" is a wait, not a sum; "어떤 서류".
+    ("자격이 정지됐는데 얼마나 지나야 다시 일할 수 있나요?", Kind.DEADLINE),
     ("개업 전에 어떤 서류를 챙겨야 하나요?", Kind.LIST),
     ("Can we give a patient's records to a researcher without asking the patient?", Kind.CONDITION),
     ("When may a covered entity disclose information for research?", Kind.CONDITION),
@@ -30,7 +33,7 @@ from core.answer.checkable import checkable_words
     ("환자 동의 없이 사진을 올려도 되나요?", None),
     ("Tôi có hai con, tôi có được nghỉ không?", None),
     # "could we face" asks what may befall, not what is allowed.
-    ("How big a fine could we face for not keeping a logbook?", None),
+    ("How big a fine could we face for not keeping a logbook?", Kind.AMOUNT),
 ])
 def test_asked_kind(question, kind):
     assert asked_kind(question) is kind
@@ -58,6 +61,11 @@ def test_the_stated_deadline_is_quoted_to_the_end_of_its_clause():
     assert asked_content(Kind.DEADLINE, text) == (
         "without unreasonable delay and in no case later than 60 calendar days after discovery of a breach")
     assert asked_content(Kind.LIST, text) is None
+    # The stated words open the short answer: from where the deadline or amount is first stated.
+    assert asked_content(Kind.DEADLINE, "Not later than 60 days after the end of each calendar year, provide the "
+                                        "notification.").startswith("Not later than 60 days")
+    assert asked_content(Kind.AMOUNT, "fines up to 20 000 000 EUR, or in the case of an undertaking, up to 4 % of "
+                                      "the total worldwide annual turnover").startswith("up to 20 000 000 EUR")
 
 
 def test_caveat_words_are_content_words_once():

@@ -25,3 +25,4 @@ def test_changes_are_summed_per_set_and_unmoved_sets_left_out():
     from bench.patterns import per_set
     assert per_set({("gdpr_user", "a"): -2.0, ("gdpr_user", "b"): 0.5, ("ko_dev", "c"): 1.0, ("vi_user", "d"): 0.0}) \
         == {"gdpr_user": -1.5, "ko_dev": 1.0}
+
