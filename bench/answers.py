@@ -13,6 +13,7 @@ and every set reports how often the answerer said no provision answers (`abstain
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import statistics
@@ -137,6 +138,8 @@ def run(questions: list[Question], corpus: str, settings: Settings, method: str,
                           {article_of(g).casefold() for g in q.gold}) \
                 if q.by_label else (p, r, f)
             rows.append({"id": q.id, "precision": p, "recall": r, "f1": f, "rules": len(cited),
+                         # What the user reads first, as a digest: bench.regress tells a reworded answer apart.
+                         "said": hashlib.sha1(envelope.answer.answer.encode()).hexdigest()[:10],
                          "article_precision": article[0], "article_recall": article[1],
                          "abstained": envelope.answer.abstained,
                          "margin": None if envelope.answer.choice_margin is None

@@ -93,9 +93,11 @@ SETS: dict[str, DevSet] = {
 
 def answer_figures(rows: list[dict]) -> dict[str, dict]:
     """bench.answers' per-question rows → what the run keeps of each: P, R, abstained, gold count, the choice's
-    score margin (core.answer.unsure reads it; the comparison does not) and the gold among the searched units."""
+    score margin (core.answer.unsure reads it; the comparison does not), the gold among the searched units and a
+    digest of the short answer."""
     return {r["id"]: {"p": round(r["precision"], 4), "r": round(r["recall"], 4), "abstained": bool(r["abstained"]),
-                      "gold": r["gold"], "margin": r.get("margin"), "searched": r.get("gold_in_search")} for r in rows}
+                      "gold": r["gold"], "margin": r.get("margin"), "searched": r.get("gold_in_search"),
+                      "said": r.get("said")} for r in rows}
 
 
 def retrieval_figures(questions: list[retrieval.Question], run: dict[str, list[tuple[str, float]]], k: int = K
@@ -183,6 +185,16 @@ def question_changes(before: dict, after: dict, off_topic: bool = False) -> list
     return changes
 
 
+def reworded(before: dict, after: dict) -> list[str]:
+    """The questions whose short answer reads otherwise at the same P, R and declining (a changed opening, another
+    provision cited at the same score): neither better nor worse by the figures, but not what the user read."""
+    was_answers, now_answers = before.get("answers", {}), after.get("answers", {})
+    return [qid for qid in sorted(set(was_answers) & set(now_answers))
+            if None not in (was_answers[qid].get("said"), now_answers[qid].get("said"))
+            and was_answers[qid]["said"] != now_answers[qid]["said"]
+            and all(was_answers[qid][k] == now_answers[qid][k] for k in ("p", "r", "abstained"))]
+
+
 def fallen(before: dict[str, float], after: dict[str, float], tolerance: float) -> list[str]:
     """The set means that fell by more than the tolerance (all of them are better higher)."""
     return [f"{key} {before[key]:.4f} -> {after[key]:.4f}" for key in ("P", "R", "declined", "answered", "R@10")
@@ -202,11 +214,14 @@ def compare(name: str, before: dict | None, after: dict, tolerance: float, off_t
     was = set_means(before["answers"], before.get("retrieval", {}), off_topic)
     changes = question_changes(before, after, off_topic)
     worse = sum(1 for c in changes if not c.better)
+    other = reworded(before, after)
     lines = [f"{name}: {_means_text(was)}  ->  {_means_text(now)}   "
-             f"({len(changes) - worse} questions better, {worse} worse)"]
+             f"({len(changes) - worse} questions better, {worse} worse"
+             + (f", {len(other)} reworded at the same figures)" if other else ")")]
     if before.get("answers") and not before.get("retrieval") and after.get("retrieval"):
         lines.append("  retrieval: no committed per-question figures to compare with")
     lines += [f"  {'+' if c.better else '-'} {c.id:<28} {c.what:<9} {c.before} -> {c.after}" for c in changes]
+    lines += [f"  ~ {qid:<28} answer    reworded" for qid in other]
     falls = fallen(was, now, tolerance)
     lines += [f"  FELL {f}" for f in falls] + [f"  FAILED {b}" for b in broken]
     return lines, bool(falls or broken)

@@ -50,6 +50,15 @@ def test_a_fall_of_a_mean_fails_and_an_equal_run_passes():
     assert not regress.compare("s", base, worse, tolerance=0.2)[1]  # within the tolerance asked for
 
 
+def test_an_answer_reworded_at_the_same_figures_is_listed_apart_and_fails_nothing():
+    base = _run({"a": _q(1.0, 1.0) | {"said": "aaa"}, "b": _q(0.5, 0.5) | {"said": "bbb"}, "c": _q(1.0, 1.0)})
+    now = _run({"a": _q(1.0, 1.0) | {"said": "zzz"}, "b": _q(1.0, 1.0) | {"said": "yyy"}, "c": _q(1.0, 1.0) | {"said": "c"}})
+    assert regress.reworded(base, now) == ["a"]  # b moved (listed as better), c had no digest to compare
+    lines, regressed = regress.compare("s", base, now, tolerance=0.0)
+    assert not regressed and lines[0].endswith("(1 questions better, 0 worse, 1 reworded at the same figures)")
+    assert "  ~ a                            answer    reworded" in lines
+
+
 def test_unverbatim_claims_or_ids_outside_the_ledger_fail_even_without_a_baseline():
     assert regress.compare("s", None, _run({"a": _q(1.0, 1.0)}), 0.0)[1] is False
     lines, regressed = regress.compare("s", None, _run({"a": _q(1.0, 1.0)}, outside=2), 0.0)
