@@ -17,10 +17,8 @@ alternatives that match the same questions each show none: the table is read one
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +38,7 @@ QuestionKey = tuple[str, str]  # (set, question id)
 @dataclass(frozen=True)
 class Reading:
     score: float  # citation P + R (declined, on the off-topic sets)
-    said: str  # the short answer
+    said: str  # the short answer's digest (bench.answers' "said")
 
 
 @dataclass
@@ -116,14 +114,12 @@ def answer(keys: list[QuestionKey], questions: dict[QuestionKey, answers.Questio
     by_set: dict[str, list[QuestionKey]] = defaultdict(list)
     for key in keys:
         by_set[key[0]].append(key)
-    with mock.patch.object(answers, "answer_question", noted), tempfile.TemporaryDirectory() as tmp:
+    with mock.patch.object(answers, "answer_question", noted):
         for name, group in by_set.items():
-            said = Path(tmp) / f"{name}.jsonl"
             result = answers.run([questions[k] for k in group], regress.SETS[name].corpus, settings, DEFAULT_METHOD,
-                                 "extractive", said)
-            texts = {row["id"]: row["answer"] for row in map(json.loads, said.read_text().splitlines())}
+                                 "extractive", None)
             for key, row in zip(group, result["per_question"]):
-                readings[key] = Reading(score(name, row), texts[key[1]]["answer"])
+                readings[key] = Reading(score(name, row), row["said"])
     return readings
 
 
@@ -143,14 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     neo4j_local.ensure_running(settings)
     questions: dict[QuestionKey, answers.Question] = {}
+    position: dict[QuestionKey, int] = {}  # 1-based within its set: the odd ones are the held-out halves
     for name in regress.parse_sets(args.sets):
         dev = regress.SETS[name]
         regress.ensure_corpus(dev.corpus, settings)
-        questions |= {(name, q.id): q for q in answers.load_questions(dev.file(settings), None, dev.limit)}
+        for number, q in enumerate(answers.load_questions(dev.file(settings), None, dev.limit), start=1):
+            questions[(name, q.id)] = q
+            position[(name, q.id)] = number
     of_text = {q.text: key for key, q in questions.items()}
-    position: dict[QuestionKey, int] = {}
-    for key in questions:  # 1-based within its set: the odd ones are the held-out halves
-        position[key] = sum(1 for k in position if k[0] == key[0]) + 1
     current = [""]
     slots = install(current)
     base = answer(list(questions), questions, settings, current)
@@ -171,13 +167,13 @@ def main(argv: list[str] | None = None) -> int:
                     slot.compiled = slot.without(None)
             change = {k: v for k, v in change.items() if v}
             moved = per_set(change)
-            leads = per_set(reworded)
+            reworded_sets = per_set(reworded)
             held_out = round(sum(v for k, v in change.items() if position[k] % 2), 3)
             rows.append({"pattern": slot.name, "alternative": alternative, "questions_read_differently": len(affected),
                          "change_without_it": moved, "held_out_halves": held_out,
-                         "answers_reworded_without_it": leads,
+                         "answers_reworded_without_it": reworded_sets,
                          "questions_moved": {f"{k[0]}/{k[1]}": round(v, 3) for k, v in change.items()}})
-            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  held-out {held_out:+}  reworded {leads or '-'}  "
+            print(f"{slot.name:18} {len(affected):4}  {moved or '-'}  held-out {held_out:+}  reworded {reworded_sets or '-'}  "
                   f"{alternative[:50]}", flush=True)
     save_json(args.out, {"sets": regress.parse_sets(args.sets), "questions": len(questions), "alternatives": rows})
     return 0

@@ -38,8 +38,8 @@ def parts(pattern: re.Pattern[str]) -> tuple[str, ...]:
 # open with the words that state it, asked_content). Each of the 226 patterns this module held before was taken
 # out in turn; one was removed when no set lost and no answer asking for a deadline or an amount read otherwise
 # without it, unless a test of a capability fails without it (named beside it; bench/results/TRIED.md, "The
-# question-kind patterns, one by one"). Checked in this order: "how many days" is a
-# deadline before it is an amount.
+# question-kind patterns, one by one"). Checked in this order: "how many days" is a deadline before it is an
+# amount.
 ASKS: dict[Kind, re.Pattern[str]] = {
     Kind.DEADLINE: _any(
         r"\bhow (?:soon|long|quickly|fast|many (?:days|hours|weeks|months|years))\b",  # gdpr_user -6.5
